@@ -1,0 +1,3 @@
+from curator.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,49 @@
+"""What every command receives: the global options, resolved lazily."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from curator.settings import Settings
+    from curator.vault import Vault
+
+
+@dataclass
+class App:
+    vault_arg: str | None = None
+    index_dir_arg: str | None = None
+    json: bool = False
+    _vault: Vault | None = field(default=None, repr=False)
+    _settings: Settings | None = field(default=None, repr=False)
+
+    def vault(self) -> Vault:
+        if self._vault is None:
+            from curator.vault import find_vault
+
+            self._vault = find_vault(self.vault_arg)
+        return self._vault
+
+    def settings(self, *, use_cache: bool = True) -> Settings:
+        if self._settings is None:
+            from curator import settings
+
+            self._settings = settings.load(self.vault().root, use_cache=use_cache)
+        return self._settings
+
+    def index_dir(self) -> str:
+        import os
+
+        from curator.locations import default_index_dir
+
+        explicit = self.index_dir_arg or os.environ.get("CURATOR_INDEX_DIR")
+        if explicit:
+            return os.path.abspath(os.path.expanduser(explicit))
+        configured = self.settings().index.dir
+        if configured:
+            path = os.path.expanduser(configured)
+            if not os.path.isabs(path):
+                path = os.path.join(self.vault().root, path)
+            return os.path.abspath(path)
+        return default_index_dir(self.vault().root)

@@ -1,0 +1,60 @@
+"""The one place where exceptions become exit codes and one-line messages."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import traceback
+from collections.abc import Iterator
+
+from curator.errors import EXIT_INTERNAL, CuratorError
+
+
+class Exit(Exception):
+    """Carries a command's exit code out of the error handler."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _log_path() -> str:
+    from curator.locations import cache_root
+
+    return os.path.join(cache_root(), "curator.log")
+
+
+@contextlib.contextmanager
+def error_handler(passthrough: tuple[type[BaseException], ...] = ()) -> Iterator[None]:
+    try:
+        yield
+    except passthrough:
+        raise
+    except CuratorError as e:
+        print(f"curator: {e}", file=sys.stderr)
+        raise Exit(e.exit_code) from None
+    except KeyboardInterrupt:
+        print("curator: interrupted", file=sys.stderr)
+        raise Exit(130) from None
+    except BrokenPipeError:
+        # `curator search ... | head` closes the pipe early; that is not a failure.
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        raise Exit(0) from None
+    except Exception as e:
+        tb = traceback.format_exc()
+        where = _log_path()
+        try:
+            os.makedirs(os.path.dirname(where), exist_ok=True)
+            with open(where, "a", encoding="utf-8") as log:
+                log.write(tb + "\n")
+            told = f"traceback in {where}"
+        except OSError:
+            told = "traceback follows"
+            sys.stderr.write(tb)
+        print(
+            f"curator: internal error: {type(e).__name__}: {e} — this is a bug; {told}",
+            file=sys.stderr,
+        )
+        raise Exit(EXIT_INTERNAL) from None

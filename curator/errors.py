@@ -1,0 +1,86 @@
+"""Curator's errors and the exit codes they map to.
+
+Every expected failure is a ``CuratorError``; the handler in
+``curator.error_handler`` prints its message as one line and exits with its
+code. Anything else that escapes a command is a bug (exit 3).
+
+    CuratorError                 exit 2  usage or environment problem
+    ├── UsageError               exit 2  bad arguments or options
+    ├── VaultError               exit 2  no vault, not a git work tree, bare repository
+    ├── ConfigError              exit 2  .kp/config.yaml cannot be read or is invalid
+    ├── IndexError_              exit 2  the index is missing, corrupt or busy
+    │   └── EpochMismatch        exit 2  config and serving epoch disagree where it matters
+    ├── EmbedderError            exit 2  an embedder is unavailable or misconfigured
+    ├── GitLocked                exit 2  .git/index.lock or a Curator lock is held
+    ├── NotFound                 exit 2  a note, proposal or dataset named on the command line
+    └── CheckFailed              exit 1  a check ran and failed; the vault is untouched
+        ├── Rejected             exit 1  a proposal was rejected by the validator
+        └── Conflict             exit 1  a proposal no longer applies to the working tree
+"""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+
+
+class CuratorError(Exception):
+    """An expected failure: one line for the user, a documented exit code."""
+
+    exit_code = EXIT_USAGE
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        if self.hint:
+            return f"{self.message} ({self.hint})"
+        return self.message
+
+
+class UsageError(CuratorError):
+    pass
+
+
+class VaultError(CuratorError):
+    pass
+
+
+class ConfigError(CuratorError):
+    pass
+
+
+class IndexError_(CuratorError):  # noqa: N801 - the builtin name is taken
+    pass
+
+
+class EpochMismatch(IndexError_):
+    pass
+
+
+class EmbedderError(CuratorError):
+    pass
+
+
+class GitLocked(CuratorError):
+    pass
+
+
+class NotFound(CuratorError):
+    pass
+
+
+class CheckFailed(CuratorError):
+    exit_code = EXIT_FAILED
+
+
+class Rejected(CheckFailed):
+    pass
+
+
+class Conflict(CheckFailed):
+    pass

@@ -1,0 +1,23 @@
+"""Where Curator keeps things outside the vault."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+
+
+def cache_root() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "curator")
+
+
+def vault_key(vault_root: str) -> str:
+    """A stable directory name for a vault: readable stem plus a hash of its real path."""
+    real = os.path.realpath(vault_root)
+    digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in os.path.basename(real))
+    return f"{stem[:40] or 'vault'}-{digest}"
+
+
+def default_index_dir(vault_root: str) -> str:
+    return os.path.join(cache_root(), vault_key(vault_root))

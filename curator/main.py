@@ -1,0 +1,111 @@
+"""The command line: click wiring only. Each command's logic lives in
+``curator.commands.<name>`` and returns an exit code; modules are imported when
+their command runs, so ``curator validate`` never pays for torch or the index."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from curator.app import App
+
+json_option = click.option("--json", "json_", is_flag=True, help="Print results as JSON.")
+
+
+def _app(ctx: click.Context, json_: bool = False) -> App:
+    app: App = ctx.ensure_object(App)
+    if json_:
+        app.json = True
+    return app
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.option("--vault", type=click.Path(file_okay=False), envvar="CURATOR_VAULT",
+              help="The vault (a git work tree). Default: CURATOR_VAULT, else the work tree around the current directory.")
+@click.option("--index-dir", type=click.Path(file_okay=False), envvar="CURATOR_INDEX_DIR",
+              help="Where the index lives. Default: index.dir in the config, else $XDG_CACHE_HOME/curator/<vault key>.")
+@click.option("--json", "json_", is_flag=True, help="Print results as JSON (same as each command's --json).")
+@click.version_option(package_name="curator", prog_name="curator")
+@click.pass_context
+def cli(ctx: click.Context, vault: str | None, index_dir: str | None, json_: bool) -> None:
+    """Curator: search your markdown vault with citations; let agents propose, and you decide."""
+    ctx.obj = App(vault_arg=vault, index_dir_arg=index_dir, json=json_)
+
+
+# --- the vault ---------------------------------------------------------------------------
+
+
+@cli.command()
+@json_option
+@click.pass_context
+def init(ctx: click.Context, json_: bool) -> int:
+    """Set up .kp/ (config, proposals folder) and .gitattributes in the vault. Idempotent."""
+    from curator.commands import init as cmd
+
+    return cmd.run(_app(ctx, json_))
+
+
+@cli.command()
+@click.argument("title")
+@click.option("--dir", "folder", default="", help="Folder for the note, relative to the vault.")
+@json_option
+@click.pass_context
+def new(ctx: click.Context, title: str, folder: str, json_: bool) -> int:
+    """Create a note titled TITLE with a freshly minted kp: identity."""
+    from curator.commands import new as cmd
+
+    return cmd.run(_app(ctx, json_), title, folder)
+
+
+@cli.command()
+@json_option
+@click.pass_context
+def doctor(ctx: click.Context, json_: bool) -> int:
+    """Check config, identities, links, notes and the index; exit 1 when something needs fixing."""
+    from curator.commands import doctor as cmd
+
+    return cmd.run(_app(ctx, json_))
+
+
+@cli.group()
+def hooks() -> None:
+    """Git hooks: validate before commit, reconcile after merge and checkout."""
+
+
+@hooks.command("install")
+@click.option("--force", is_flag=True, help="Replace hooks that Curator did not write.")
+@json_option
+@click.pass_context
+def hooks_install(ctx: click.Context, force: bool, json_: bool) -> int:
+    """Install pre-commit, post-merge and post-checkout hooks into the vault's repository."""
+    from curator.commands import hooks_install as cmd
+
+    return cmd.run(_app(ctx, json_), force)
+
+
+from curator.main_proposals import register as _register_proposals  # noqa: E402
+from curator.main_index import register as _register_index  # noqa: E402
+
+_register_proposals(cli, json_option, _app)
+_register_index(cli, json_option, _app)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from curator.error_handler import Exit, error_handler
+
+    try:
+        with error_handler(passthrough=(click.ClickException, click.exceptions.Exit, click.exceptions.Abort)):
+            rv: Any = cli.main(args=argv, prog_name="curator", standalone_mode=False)
+    except Exit as e:
+        return e.code
+    except click.exceptions.Exit as e:
+        return int(e.exit_code)
+    except click.exceptions.Abort:
+        print("curator: aborted", file=sys.stderr)
+        return 130
+    except click.ClickException as e:
+        e.show()
+        return 2
+    return rv if isinstance(rv, int) else 0

@@ -1,0 +1,228 @@
+"""Settings: ``.kp/config.yaml`` as frozen dataclasses, one docstring per field.
+
+Dataclasses rather than pydantic models because a no-change ``curator index``
+must stay a stat walk: pydantic and ruamel.yaml together cost more than the walk
+itself. The parsed settings are cached outside the vault, keyed by the config
+file's bytes, so the YAML parser only runs when the file changes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any
+
+from curator.errors import ConfigError
+
+NORMALISATION_MODES = ("plain", "fold", "stem", "fold+stem")
+EMBEDDER_PROVIDERS = ("local", "openai", "ollama", "none")
+
+
+@dataclass(frozen=True)
+class NoteSettings:
+    include: tuple[str, ...] = ("*.md", "*.markdown", "*.mdx", "*.txt")
+    """Globs of files that are notes (gitignore-style; a pattern without '/' matches any folder)."""
+    digest_dir: str = "digests"
+    """Folder the librarian writes digest notes into."""
+    now_note: str = "now.md"
+    """The note that says what the person cares about now (the digest's interest anchor)."""
+    max_bytes: int = 10 * 1024 * 1024
+    """Notes larger than this are skipped by the index and named."""
+
+
+@dataclass(frozen=True)
+class ProducerSettings:
+    names: tuple[str, ...] = ("curio",)
+    """Producers whose managed regions (<!-- NAME:begin X --> … <!-- NAME:end X -->) are theirs."""
+    paths: tuple[str, ...] = (".curio/**",)
+    """Globs of producer-owned paths that no proposal may touch."""
+
+
+@dataclass(frozen=True)
+class LimitSettings:
+    max_file_bytes: int = 1024 * 1024
+    """Largest file a proposal may write."""
+    max_proposal_bytes: int = 10 * 1024 * 1024
+    """Largest total size of a proposal's contents."""
+
+
+@dataclass(frozen=True)
+class IndexSettings:
+    dir: str | None = None
+    """Index directory; default $XDG_CACHE_HOME/curator/<vault key>. Keep it outside the vault."""
+    normalisation: str = "fold+stem"
+    """Lexical normalisation: plain, fold (accents), stem (Porter), fold+stem."""
+
+
+@dataclass(frozen=True)
+class EmbedderSettings:
+    provider: str = "local"
+    """local, openai, ollama or none (lexical only). CURATOR_EMBEDDER overrides it for one run."""
+    model: str | None = None
+    """Model name; None means the provider's default (local: all-MiniLM-L6-v2)."""
+    dims: int | None = None
+    """Vector size; None means the model's known size."""
+    base_url: str | None = None
+    """Endpoint for openai/ollama; environment variables win. Never put keys here."""
+    batch_size: int = 64
+    """Passages per embedding request."""
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    k: int = 10
+    """Hits returned by default."""
+    links: bool = False
+    """Add a third ranked list: link neighbours of the top hits."""
+    mmr: bool = False
+    """Diversify the fused list with maximal marginal relevance."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    notes: NoteSettings = field(default_factory=NoteSettings)
+    producers: ProducerSettings = field(default_factory=ProducerSettings)
+    limits: LimitSettings = field(default_factory=LimitSettings)
+    index: IndexSettings = field(default_factory=IndexSettings)
+    embedder: EmbedderSettings = field(default_factory=EmbedderSettings)
+    search: SearchSettings = field(default_factory=SearchSettings)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def _check(value: Any, tp: Any, where: str) -> Any:
+    origin = typing.get_origin(tp)
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where} must be true or false, not {value!r}")
+        return value
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ConfigError(f"{where} must be a non-negative integer, not {value!r}")
+        return value
+    if tp is str:
+        if not isinstance(value, str) or not value:
+            raise ConfigError(f"{where} must be a non-empty string, not {value!r}")
+        return value
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        return None if value is None else _check(value, args[0], where)
+    if origin is tuple:
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list):
+            raise ConfigError(f"{where} must be a list, not {value!r}")
+        return tuple(_check(v, str, f"{where}[{i}]") for i, v in enumerate(value))
+    raise AssertionError(f"unhandled settings type {tp}")
+
+
+def _build(cls: Any, data: Any, where: str) -> Any:
+    if data is None:
+        return cls()
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where or 'config'} must be a mapping, not {type(data).__name__}")
+    hints = typing.get_type_hints(cls)
+    known = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(map(str, data)) - known)
+    if unknown:
+        raise ConfigError(
+            f"unknown key {(where + '.' if where else '') + unknown[0]} in .kp/config.yaml",
+            hint="known: " + ", ".join(sorted(known)),
+        )
+    kwargs = {}
+    for name, value in data.items():
+        sub = f"{where}.{name}" if where else name
+        tp = hints[name]
+        if dataclasses.is_dataclass(tp):
+            kwargs[name] = _build(tp, value, sub)
+        else:
+            kwargs[name] = _check(value, tp, sub)
+    return cls(**kwargs)
+
+
+def _semantic_checks(s: Settings) -> None:
+    if s.index.normalisation not in NORMALISATION_MODES:
+        raise ConfigError(
+            f"index.normalisation is {s.index.normalisation!r}",
+            hint="one of " + ", ".join(NORMALISATION_MODES),
+        )
+    if s.embedder.provider not in EMBEDDER_PROVIDERS:
+        raise ConfigError(
+            f"embedder.provider is {s.embedder.provider!r}",
+            hint="one of " + ", ".join(EMBEDDER_PROVIDERS),
+        )
+    if s.embedder.batch_size < 1:
+        raise ConfigError("embedder.batch_size must be at least 1")
+    if not s.notes.include:
+        raise ConfigError("notes.include is empty: no file would be a note")
+
+
+def from_dict(data: Any) -> Settings:
+    settings: Settings = _build(Settings, data, "")
+    _semantic_checks(settings)
+    return settings
+
+
+def parse(raw: bytes) -> Settings:
+    """Parse the bytes of ``.kp/config.yaml``."""
+    if not raw.strip():
+        return Settings()
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(".kp/config.yaml is not UTF-8") from None
+    try:
+        data = YAML(typ="safe", pure=True).load(text)
+    except YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        at = f" at line {mark.line + 1}" if mark is not None else ""
+        raise ConfigError(f".kp/config.yaml is not valid YAML{at}") from None
+    return from_dict(data)
+
+
+def _cache_file(vault_root: str) -> str:
+    from curator.locations import default_index_dir
+
+    return os.path.join(default_index_dir(vault_root), "settings.json")
+
+
+def load(vault_root: str, *, use_cache: bool = True) -> Settings:
+    """Settings for the vault at ``vault_root``, from the cache when the config is unchanged."""
+    path = os.path.join(vault_root, ".kp", "config.yaml")
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except FileNotFoundError:
+        raw = b""
+    except OSError as e:
+        raise ConfigError(f"cannot read .kp/config.yaml: {e.strerror}") from None
+    digest = hashlib.sha256(raw).hexdigest()
+    cache = _cache_file(vault_root)
+    if use_cache:
+        try:
+            with open(cache, encoding="utf-8") as f:
+                cached = json.load(f)
+            if cached.get("sha256") == digest:
+                return from_dict(cached["settings"])
+        except (OSError, ValueError, KeyError, ConfigError):
+            pass
+    settings = parse(raw)
+    if use_cache:
+        try:
+            os.makedirs(os.path.dirname(cache), exist_ok=True)
+            tmp = f"{cache}.{os.getpid()}.tmp"
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump({"sha256": digest, "settings": settings.to_dict()}, f)
+            os.replace(tmp, cache)
+        except OSError:
+            pass  # the cache only saves time
+    return settings

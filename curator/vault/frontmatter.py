@@ -1,0 +1,204 @@
+"""Frontmatter: the YAML block between ``---`` lines at the top of a note.
+
+Reading uses ruamel.yaml's safe loader (the C parser when present). Writing
+never re-dumps the whole block: it replaces only the lines of the keys it sets
+or removes, so every other key, comment, quote and the body stay byte-identical.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+_OPEN_RE = re.compile(r"\A(\ufeff?)---[ \t]*(\r?\n)")
+_CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.MULTILINE)
+
+
+class FrontmatterError(ValueError):
+    """The frontmatter block cannot be read or written."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Split:
+    yaml: str | None
+    """The YAML text between the fences, or None when the note has no frontmatter."""
+    yaml_start: int
+    yaml_end: int
+    body_start: int
+    body_line: int
+    """1-based line number of the first body line."""
+    newline: str
+    unclosed: bool = False
+
+    def body(self, text: str) -> str:
+        return text[self.body_start :]
+
+
+def split(text: str) -> Split:
+    m = _OPEN_RE.match(text)
+    if not m:
+        return Split(None, 0, 0, 0, 1, "\n")
+    newline = m.group(2)
+    start = m.end()
+    close = _CLOSE_RE.search(text, start)
+    if close is None:
+        # An opening fence without a closing one: treat the whole file as body.
+        return Split(None, 0, 0, 0, 1, newline, unclosed=True)
+    yaml_text = text[start : close.start()]
+    body_line = text.count("\n", 0, close.end()) + 1
+    if not text[close.start() : close.end()].endswith("\n"):
+        body_line = text.count("\n", 0, close.end()) + 1
+    return Split(yaml_text, start, close.start(), close.end(), body_line, newline)
+
+
+def _safe_yaml() -> Any:
+    from ruamel.yaml import YAML
+
+    return YAML(typ="safe")
+
+
+_SAFE: Any = None
+
+
+def load(yaml_text: str) -> dict[str, Any]:
+    """Parse a frontmatter block into a plain mapping; raise FrontmatterError otherwise."""
+    global _SAFE
+    from ruamel.yaml.error import YAMLError
+
+    if _SAFE is None:
+        _SAFE = _safe_yaml()
+    try:
+        data = _SAFE.load(yaml_text)
+    except YAMLError as e:
+        mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+        line = mark.line + 2 if mark is not None else None  # +1 1-based, +1 the fence
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise FrontmatterError(f"invalid YAML: {problem}", line) from None
+    except Exception as e:  # ruamel raises assorted errors on hostile input
+        raise FrontmatterError(f"invalid YAML: {e}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        kind = "a list" if isinstance(data, list) else f"a {type(data).__name__}"
+        raise FrontmatterError(f"frontmatter is {kind}, not a mapping", 2)
+    return data
+
+
+def read(text: str) -> tuple[dict[str, Any], Split]:
+    s = split(text)
+    if s.unclosed:
+        raise FrontmatterError("frontmatter opened with '---' is never closed", 1)
+    if s.yaml is None:
+        return {}, s
+    return load(s.yaml), s
+
+
+def load_roundtrip(yaml_text: str) -> Any:
+    """The block as ruamel's round-trip CommentedMap (keeps comments and order)."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        data = YAML(typ="rt").load(yaml_text)
+    except YAMLError as e:
+        raise FrontmatterError(f"invalid YAML: {e}") from None
+    return data
+
+
+def _dump_key(key: str, value: Any, newline: str) -> str:
+    from ruamel.yaml import YAML
+
+    y = YAML(typ="rt")
+    y.width = 4096
+    buf = io.StringIO()
+    y.dump({key: value}, buf)
+    out = buf.getvalue()
+    if newline != "\n":
+        out = out.replace("\n", newline)
+    return out
+
+
+def _is_continuation(line: str) -> bool:
+    return line[:1] in (" ", "\t") or line.startswith("- ") or line.rstrip("\r\n") == "-"
+
+
+def _key_spans(lines: list[str], data: Any) -> dict[str, tuple[int, int]]:
+    keys = list(data.keys())
+    starts = [data.lc.key(k)[0] for k in keys]
+    spans = {}
+    for i, k in enumerate(keys):
+        start = starts[i]
+        end = start + 1
+        limit = starts[i + 1] if i + 1 < len(keys) else len(lines)
+        # A value runs over indented lines (and "- " items); blank lines inside a
+        # value count only when more of the value follows them.
+        j = end
+        while j < limit:
+            line = lines[j]
+            if _is_continuation(line):
+                end = j + 1
+            elif line.strip() and not line.lstrip().startswith("#"):
+                end = j + 1
+            elif line.strip():  # a comment at column 0 starts the next key's lines
+                break
+            j += 1
+        spans[str(k)] = (start, end)
+    return spans
+
+
+def update(text: str, set_keys: Mapping[str, Any] | None = None, remove: Iterable[str] = ()) -> str:
+    """Set or remove top-level keys, rewriting only those keys' lines."""
+    set_keys = dict(set_keys or {})
+    remove = [k for k in remove if k not in set_keys]
+    s = split(text)
+    if s.unclosed:
+        raise FrontmatterError("frontmatter opened with '---' is never closed", 1)
+    if s.yaml is None:
+        if not set_keys:
+            return text
+        nl = "\r\n" if "\r\n" in text[:2000] else "\n"
+        block = "".join(_dump_key(k, v, nl) for k, v in set_keys.items())
+        return f"---{nl}{block}---{nl}{text}"
+    data = load_roundtrip(s.yaml)
+    if data is None:
+        data = {}
+    if not hasattr(data, "lc") and data != {}:
+        raise FrontmatterError("frontmatter is not a mapping", 2)
+    lines = s.yaml.splitlines(keepends=True)
+    spans = _key_spans(lines, data) if data else {}
+    replacements: dict[int, tuple[int, str]] = {}
+    appended: list[str] = []
+    for key, value in set_keys.items():
+        rendered = _dump_key(key, value, s.newline)
+        if key in spans:
+            start, end = spans[key]
+            if "".join(lines[start:end]) != rendered:
+                replacements[start] = (end, rendered)
+        else:
+            appended.append(rendered)
+    for key in remove:
+        if key in spans:
+            start, end = spans[key]
+            replacements[start] = (end, "")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if i in replacements:
+            end, rendered = replacements[i]
+            out.append(rendered)
+            i = end
+        else:
+            out.append(lines[i])
+            i += 1
+    if appended:
+        if out and not out[-1].endswith(("\n", "\r")):
+            out[-1] += s.newline
+        out.extend(appended)
+    return text[: s.yaml_start] + "".join(out) + text[s.yaml_end :]

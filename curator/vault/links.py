@@ -1,0 +1,78 @@
+"""Links in a note's body: wikilinks, embeds, relative markdown links (SPEC §1)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+from curator.vault.markdown import INLINE_CODE_RE, fence_states
+
+WIKILINK_RE = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
+MDLINK_RE = re.compile(r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(\s*<?([^)\s>]+)>?(?:\s+[\"'(][^)]*)?\)")
+SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+
+
+@dataclass(frozen=True)
+class Link:
+    target: str
+    """What the link points at: a kp_id, a path, a stem, a title or an alias."""
+    kind: str
+    """wikilink, embed or markdown."""
+    line: int
+    """1-based line in the file."""
+    heading: str | None = None
+    alias: str | None = None
+    raw: str = ""
+
+
+def _wikilink(raw_inner: str, embed: bool, line: int, raw: str) -> Link | None:
+    inner = raw_inner.strip()
+    alias = None
+    if "|" in inner:
+        inner, alias = inner.split("|", 1)
+        alias = alias.strip() or None
+    heading = None
+    if "#" in inner:
+        inner, heading = inner.split("#", 1)
+        heading = heading.strip() or None
+    target = inner.strip()
+    if not target:
+        return None  # [[#Heading]] points inside the same note
+    return Link(target, "embed" if embed else "wikilink", line, heading, alias, raw)
+
+
+def _markdown_link(
+    href: str, text: str, embed: bool, line: int, raw: str, note_dir: str
+) -> Link | None:
+    if href.startswith(("#", "/", "//")) or SCHEME_RE.match(href):
+        return None
+    path, _, anchor = href.partition("#")
+    path = unquote(path.split("?", 1)[0])
+    if not path:
+        return None
+    joined = posixpath.normpath(posixpath.join(note_dir, path)) if note_dir else posixpath.normpath(path)
+    return Link(joined, "markdown", line, anchor or None, text or None, raw)
+
+
+def extract(body: str, first_line: int = 1, note_path: str = "") -> list[Link]:
+    """Links in ``body``; ``first_line`` is the file line number of the body's first line."""
+    note_dir = posixpath.dirname(note_path)
+    links: list[Link] = []
+    for offset, (line, in_code) in enumerate(fence_states(body.split("\n"))):
+        if in_code or ("[" not in line):
+            continue
+        if "`" in line:
+            line = INLINE_CODE_RE.sub(lambda m: " " * len(m.group(0)), line)
+        no = first_line + offset
+        for m in WIKILINK_RE.finditer(line):
+            link = _wikilink(m.group(2), m.group(1) == "!", no, m.group(0))
+            if link:
+                links.append(link)
+        if "](" in line:
+            for m in MDLINK_RE.finditer(line):
+                link = _markdown_link(m.group(3), m.group(2), m.group(1) == "!", no, m.group(0), note_dir)
+                if link:
+                    links.append(link)
+    return links

@@ -1,0 +1,204 @@
+"""The vault's files as git sees them: which are notes, and why the rest are skipped.
+
+A note is a regular file matched by the include globs that git tracks or would
+track. Everything else under the work tree is skipped and named with a reason.
+The walk itself is a plain ``os.scandir`` stat walk; asking git which paths are
+ignored is a separate step (``GitView``) so that a caller that already knows the
+answer (the index, for an unchanged vault) never imports pygit2.
+"""
+
+from __future__ import annotations
+
+import os
+import stat as statmod
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from curator.vault.globs import compile_globs
+
+if TYPE_CHECKING:
+    from curator.settings import Settings
+    from curator.vault.discover import Vault
+
+CURATOR_DIR = ".kp"
+
+
+@dataclass(frozen=True, slots=True)
+class FileStat:
+    path: str
+    """Vault-relative POSIX path."""
+    size: int
+    mtime_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    path: str
+    reason: str
+    size: int = -1
+    mtime_ns: int = -1
+
+
+@dataclass
+class Walk:
+    files: list[FileStat]
+    """Regular files, not yet classified."""
+    skips: list[Skip]
+    """What the walk itself set aside: symlinks, nested repositories, unreadable folders."""
+    dirs: list[str]
+    """Every folder visited, vault-relative ('' is the top)."""
+    pruned: list[str]
+    """Folders not entered because they are ignored (given by the caller's predicate)."""
+
+
+def _symlink_reason(root_real: str, full: str) -> str:
+    try:
+        target = os.stat(full)  # follows the link
+    except OSError as e:
+        if e.errno == 40:  # ELOOP
+            return "symlink loop"
+        return "broken symlink"
+    real = os.path.realpath(full)
+    if not (real == root_real or real.startswith(root_real + os.sep)):
+        return "symlink to a path outside the vault"
+    kind = "folder" if statmod.S_ISDIR(target.st_mode) else "file"
+    return f"symlink to a {kind} inside the vault (not followed; notes are regular files)"
+
+
+def walk(root: str, prune: Callable[[str], bool] | None = None) -> Walk:
+    """Stat every file under ``root`` except ``.git``; ``prune(dir)`` skips a folder."""
+    root_real = os.path.realpath(root)
+    files: list[FileStat] = []
+    skips: list[Skip] = []
+    dirs: list[str] = []
+    pruned: list[str] = []
+    stack = [""]
+    while stack:
+        rel_dir = stack.pop()
+        full_dir = os.path.join(root, rel_dir) if rel_dir else root
+        try:
+            with os.scandir(full_dir) as it:
+                entries = list(it)
+        except OSError as e:
+            skips.append(Skip(rel_dir + "/", f"cannot read folder: {e.strerror}"))
+            continue
+        if rel_dir and any(e.name == ".git" for e in entries):
+            skips.append(Skip(rel_dir + "/", "nested git repository"))
+            continue
+        dirs.append(rel_dir)
+        prefix = rel_dir + "/" if rel_dir else ""
+        for entry in entries:
+            name = entry.name
+            rel = prefix + name
+            try:
+                if entry.is_symlink():
+                    skips.append(Skip(rel, _symlink_reason(root_real, entry.path)))
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    if name == ".git" or (not rel_dir and name == CURATOR_DIR):
+                        continue
+                    if prune is not None and prune(rel):
+                        pruned.append(rel)
+                        continue
+                    stack.append(rel)
+                    continue
+                st = entry.stat(follow_symlinks=False)
+            except OSError as e:
+                skips.append(Skip(rel, f"cannot stat: {e.strerror}"))
+                continue
+            if not statmod.S_ISREG(st.st_mode):
+                skips.append(Skip(rel, "not a regular file"))
+                continue
+            files.append(FileStat(rel, st.st_size, st.st_mtime_ns))
+    return Walk(files, skips, dirs, pruned)
+
+
+class GitView:
+    """Which paths git tracks or ignores, read through libgit2."""
+
+    def __init__(self, vault: Vault) -> None:
+        import pygit2
+
+        self.repo = vault.repo
+        try:
+            index = self.repo.index
+            self.tracked = {e.path for e in index}
+        except pygit2.GitError:
+            self.tracked = set()
+        self.tracked_dirs: set[str] = set()
+        for path in self.tracked:
+            parts = path.split("/")[:-1]
+            for i in range(1, len(parts) + 1):
+                self.tracked_dirs.add("/".join(parts[:i]))
+
+    def dir_ignored(self, rel: str) -> bool:
+        if rel in self.tracked_dirs:
+            return False
+        return bool(self.repo.path_is_ignored(rel + "/"))
+
+    def file_ignored(self, rel: str) -> bool:
+        if rel in self.tracked:
+            return False
+        return bool(self.repo.path_is_ignored(rel))
+
+
+@dataclass
+class Classified:
+    notes: list[FileStat]
+    skips: list[Skip]
+    ignored_dirs: list[str]
+    files: list[str]
+    """Every file path that is not ignored (notes and attachments): link targets."""
+
+
+def classify(
+    w: Walk, settings: Settings, file_ignored: Callable[[str], bool]
+) -> Classified:
+    include = compile_globs(tuple(settings.notes.include))
+    max_bytes = settings.notes.max_bytes
+    notes: list[FileStat] = []
+    skips = list(w.skips)
+    files: list[str] = []
+    for f in w.files:
+        if file_ignored(f.path):
+            skips.append(Skip(f.path, "ignored by git", f.size, f.mtime_ns))
+            continue
+        files.append(f.path)
+        if not include.match(f.path):
+            skips.append(Skip(f.path, "not a note (outside notes.include)", f.size, f.mtime_ns))
+        elif f.size > max_bytes:
+            skips.append(
+                Skip(f.path, f"too large ({_mb(f.size)}; notes.max_bytes is {_mb(max_bytes)})", f.size, f.mtime_ns)
+            )
+        else:
+            notes.append(f)
+    for d in w.pruned:
+        skips.append(Skip(d + "/", "ignored by git"))
+    notes.sort(key=lambda f: f.path)
+    skips.sort(key=lambda s: s.path)
+    return Classified(notes, skips, sorted(w.pruned), sorted(files))
+
+
+def _mb(n: int) -> str:
+    if n >= 1024 * 1024:
+        return f"{n / (1024 * 1024):.1f} MB"
+    return f"{n / 1024:.0f} KB"
+
+
+def scan(vault: Vault, settings: Settings) -> Classified:
+    """The authoritative view: walk the work tree and ask git about every path."""
+    git = GitView(vault)
+    return classify(walk(vault.root, git.dir_ignored), settings, git.file_ignored)
+
+
+def read_bytes(vault: Vault, rel: str) -> bytes:
+    with open(vault.abspath(rel), "rb") as f:
+        return f.read()
+
+
+def case_clashes(paths: Iterable[str]) -> list[list[str]]:
+    groups: dict[str, list[str]] = {}
+    for p in paths:
+        groups.setdefault(p.casefold(), []).append(p)
+    return sorted(sorted(g) for g in groups.values() if len(g) > 1)
