@@ -9,4 +9,64 @@ import click
 
 
 def register(cli: click.Group, json_option: Callable[..., Any], app_of: Callable[..., Any]) -> None:
-    pass
+    @cli.command()
+    @click.argument("targets", nargs=-1, metavar="[PROPOSAL_DIR|ULID|FILE]...")
+    @click.option("--all", "all_", is_flag=True, help="Check every proposal, decided ones included (default: the pending queue).")
+    @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+                  help="Output format; json is validation/v1.")
+    @json_option
+    @click.pass_context
+    def validate(ctx: click.Context, targets: tuple[str, ...], all_: bool, fmt: str, json_: bool) -> int:
+        """Check proposals (and changed notes) with the deterministic validator. Exit 0 valid, 1 rejected."""
+        from curator.commands import validate as cmd
+
+        return cmd.run(app_of(ctx, json_), targets, all_, fmt)
+
+    @cli.command()
+    @click.argument("paths", nargs=-1, type=click.Path())
+    @click.option("--patch", "patch", type=click.Path(dir_okay=False), help="Stage the changes in a unified diff file.")
+    @click.option("--create", "creates", multiple=True, metavar="PATH=FILE", help="Stage a new note at PATH with FILE's content (repeatable).")
+    @click.option("--title", help="One line saying what the proposal does.")
+    @click.option("--rationale", default="", help="Why; shown to the reviewer and written into the commit.")
+    @click.option("--author", "author", metavar="KIND:NAME", help="agent:NAME, human:NAME or librarian:NAME (default: you).")
+    @json_option
+    @click.pass_context
+    def propose(ctx: click.Context, paths: tuple[str, ...], patch: str | None, creates: tuple[str, ...],
+                title: str | None, rationale: str, author: str | None, json_: bool) -> int:
+        """Stage a proposal from uncommitted note edits (then restore them), a diff, or new files."""
+        from curator.commands import propose as cmd
+
+        return cmd.run(app_of(ctx, json_), paths, patch, creates, title, rationale, author)
+
+    @cli.command()
+    @click.option("--all", "all_", is_flag=True, help="Include applied, rejected and superseded proposals.")
+    @json_option
+    @click.pass_context
+    def proposals(ctx: click.Context, all_: bool, json_: bool) -> int:
+        """List the proposal queue with verdicts and drift."""
+        from curator.commands import proposals as cmd
+
+        return cmd.run(app_of(ctx, json_), all_)
+
+    @cli.command()
+    @click.argument("ulid")
+    @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+    @click.option("--no-commit", is_flag=True, help="Apply to the work tree only; commit it yourself.")
+    @json_option
+    @click.pass_context
+    def apply(ctx: click.Context, ulid: str, yes: bool, no_commit: bool, json_: bool) -> int:
+        """Apply a valid proposal and commit exactly the paths it touches."""
+        from curator.commands import apply as cmd
+
+        return cmd.run(app_of(ctx, json_), ulid, yes, no_commit)
+
+    @cli.command()
+    @click.argument("ulid")
+    @click.option("--reason", required=True, help="Why it is rejected (recorded in events.jsonl).")
+    @json_option
+    @click.pass_context
+    def reject(ctx: click.Context, ulid: str, reason: str, json_: bool) -> int:
+        """Reject a proposal; the vault is untouched."""
+        from curator.commands import reject as cmd
+
+        return cmd.run(app_of(ctx, json_), ulid, reason)

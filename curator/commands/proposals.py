@@ -1,0 +1,64 @@
+"""``curator proposals``: the queue, with each proposal's verdict and drift."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from curator import output
+from curator.app import App
+
+
+def _age(created: str | None, now: dt.datetime) -> str:
+    if not created:
+        return "?"
+    try:
+        when = dt.datetime.fromisoformat(created.replace("Z", "+00:00"))
+    except ValueError:
+        return "?"
+    secs = max(0, int((now - when).total_seconds()))
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if secs >= size:
+            return f"{secs // size}{unit}"
+    return f"{secs}s"
+
+
+def run(app: App, all_: bool) -> int:
+    from curator.proposals import store
+    from curator.validator import validate_proposal
+    from curator.validator.state import RepoState
+
+    vault = app.vault()
+    state = RepoState(vault, app.settings())
+    now = dt.datetime.now(dt.timezone.utc)
+    rows = []
+    for pid in store.list_ids(vault.root):
+        report = validate_proposal(state, store.load(vault.root, pid))
+        if report.status != "pending" and not all_:
+            continue
+        m = report.subject.manifest if report.subject else None
+        rows.append({
+            "id": pid,
+            "title": m.title if m else None,
+            "author": str(m.author) if m else None,
+            "created": m.created if m else None,
+            "status": report.status,
+            "verdict": "valid" if report.ok else "rejected",
+            "auto_applicable": report.auto_applicable,
+            "drift": report.drift,
+            "changes": [{"op": v.change.op, "path": v.change.path} for v in (report.subject.changes if report.subject else [])],
+            "findings": [f.to_json() for f in report.findings],
+        })
+    if app.json:
+        output.emit_json({"proposals": rows})
+        return 0
+    if not rows:
+        output.line("no pending proposals" if not all_ else "no proposals")
+        return 0
+    for r in rows:
+        verdict = r["verdict"] + (", auto" if r["auto_applicable"] else "")
+        status = "" if r["status"] == "pending" else f" [{r['status']}]"
+        drift = f" drift:{r['drift']}" if r["drift"] and r["drift"] != "clean" else ""
+        output.line(f"{r['id']}  {_age(r['created'], now):>4}  {verdict:<12}{drift}{status}  {r['author'] or '?'}  {r['title'] or '(unreadable manifest)'}")
+        for f in r["findings"][:3]:
+            output.line(f"    {f['code']} {f['path']}: {f['message']}")
+    return 0

@@ -1,0 +1,80 @@
+"""``curator validate``: the validator over proposals and changed notes (the pre-commit entry).
+
+Read-only: it never writes the repository, the index, a cache or the proposal.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from curator.app import App
+from curator.errors import EXIT_FAILED, EXIT_OK, UsageError
+from curator.proposals import events as events_mod
+from curator.proposals import store
+from curator.proposals.layout import EVENTS, PROPOSALS_DIR, owner_of
+from curator.vault.discover import Vault
+from curator.vault.globs import matches
+from curator.vault.identity import is_ulid
+
+
+def _resolve(vault: Vault, targets: tuple[str, ...], include: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    proposals: list[str] = []
+    notes: list[str] = []
+    for target in targets:
+        if is_ulid(target) and os.path.isdir(os.path.join(vault.root, PROPOSALS_DIR, target)):
+            proposals.append(target)
+            continue
+        full = os.path.abspath(target)
+        rel = os.path.relpath(full, vault.root).replace(os.sep, "/")
+        if rel == ".." or rel.startswith("../"):
+            raise UsageError(f"{target} is outside the vault {vault.root}")
+        owner = owner_of(rel)
+        if owner is not None:
+            if os.path.isdir(os.path.join(vault.root, PROPOSALS_DIR, owner)):
+                proposals.append(owner)
+            continue
+        if not os.path.lexists(full):
+            if is_ulid(target):
+                raise UsageError(f"no proposal {target} in {PROPOSALS_DIR}/")
+            raise UsageError(f"no proposal or file named {target}")
+        if rel.split("/", 1)[0] != ".kp" and matches(rel, include) and not os.path.isdir(full):
+            notes.append(rel)
+    return sorted(set(proposals)), sorted(set(notes))
+
+
+def _pending(vault: Vault, ids: list[str]) -> list[str]:
+    keep = []
+    for pid in ids:
+        path = os.path.join(vault.root, PROPOSALS_DIR, pid, EVENTS)
+        try:
+            with open(path, "rb") as f:
+                evs, problems = events_mod.parse(f.read())
+        except FileNotFoundError:
+            keep.append(pid)
+            continue
+        if problems or events_mod.status(evs) == "pending":
+            keep.append(pid)
+    return keep
+
+
+def run(app: App, targets: tuple[str, ...], all_: bool, fmt: str) -> int:
+    from curator.validator import validate_proposal
+    from curator.validator.notes import check_note
+    from curator.validator.report import to_json, to_text
+    from curator.validator.state import RepoState
+
+    vault = app.vault()
+    settings = app.settings(use_cache=False)
+    if targets:
+        ids, note_paths = _resolve(vault, targets, settings.notes.include)
+    else:
+        every = store.list_ids(vault.root)
+        ids, note_paths = (every if all_ else _pending(vault, every)), []
+    state = RepoState(vault, settings)
+    reports = [validate_proposal(state, store.load(vault.root, pid)) for pid in ids]
+    notes = [check_note(state, p) for p in note_paths]
+    text = to_json(reports, notes) if (fmt == "json" or app.json) else to_text(reports, notes)
+    sys.stdout.write(text)
+    ok = all(r.ok for r in reports) and all(n.ok for n in notes)
+    return EXIT_OK if ok else EXIT_FAILED

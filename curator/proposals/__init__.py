@@ -1,0 +1,1 @@
+"""``proposals/v1``: the only write path (SPEC §2)."""

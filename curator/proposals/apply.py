@@ -1,0 +1,269 @@
+"""Applying a proposal: all of it or none of it, and nothing of the user's disturbed.
+
+Under the vault lock: re-validate, plan every file, journal the plan, let libgit2
+apply the diff to the work tree, write creates, verify every result against the
+expected post-image, append the ``applied`` event, then commit exactly the
+touched paths (and the proposal's own record) on top of HEAD without going
+through the git index. Only the touched entries of the index are updated, so
+the user's staged and unstaged work elsewhere is untouched; where a touched
+file also carries the user's own edits, the commit gets the change applied to
+HEAD's version and the user's edits stay unstaged on top.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import pygit2
+
+from curator import faults
+from curator.errors import CheckFailed, Conflict, NotFound, Rejected
+from curator.proposals import events as events_mod
+from curator.proposals import journal as jr
+from curator.proposals import store
+from curator.proposals.hunks import HunkConflict, apply as apply_hunks
+from curator.proposals.layout import EVENTS, PROPOSALS_DIR
+from curator.proposals.lock import check_git_index_unlocked
+from curator.settings import Settings
+from curator.validator import ProposalReport, validate_proposal
+from curator.validator.state import RepoState
+from curator.validator.subject import ChangeView
+from curator.vault.discover import Vault
+
+
+@dataclass
+class Applied:
+    report: ProposalReport
+    commit: str | None
+    paths: list[str]
+
+
+def _signature(repo: pygit2.Repository) -> pygit2.Signature:
+    try:
+        return repo.default_signature
+    except (KeyError, pygit2.GitError):
+        return pygit2.Signature("curator", "curator@localhost")
+
+
+def _message(report: ProposalReport) -> str:
+    m = report.subject.manifest if report.subject else None
+    assert m is not None
+    body = f"\n\n{m.rationale.strip()}" if m.rationale.strip() else ""
+    return f"{m.title.strip()}{body}\n\nKp-Proposal: {m.id}\nKp-Author: {m.author}\n"
+
+
+def _commit_bytes(vault: Vault, view: ChangeView, head_bytes: bytes | None) -> bytes | None:
+    """What the commit holds for this path: the change applied to HEAD's version."""
+    c = view.change
+    if c.op == "create":
+        return view.new_bytes
+    if c.op == "delete":
+        return None
+    if head_bytes is not None and view.current_bytes == head_bytes:
+        assert view.post_from_current is not None
+        return view.post_from_current.encode("utf-8")
+    assert view.patch is not None
+    try:
+        return apply_hunks((head_bytes or b"").decode("utf-8"), view.patch.hunks).encode("utf-8")
+    except (HunkConflict, UnicodeDecodeError):
+        raise Conflict(
+            f"{c.path} has uncommitted edits the change cannot be separated from",
+            hint="commit or stash your edits to it, then apply again",
+        ) from None
+
+
+def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commit: bool) -> tuple[jr.Journal, bytes]:
+    repo = vault.repo
+    subject = report.subject
+    assert subject is not None
+    head = state.head_commit_id
+    index = repo.index
+    journal = jr.Journal(report.id, head, commit)
+    for view in subject.changes:
+        path = view.change.path
+        head_oid = state.head_blob_id(path)
+        try:
+            staged = str(index[path].id)
+        except KeyError:
+            staged = None
+        if staged != head_oid:
+            raise Conflict(f"{path} has staged changes", hint="commit or unstage them (git restore --staged), then apply")
+        mode = 0o100644
+        if state.head_tree is not None and head_oid is not None:
+            mode = state.head_tree[path].filemode
+        before = str(repo.create_blob(view.current_bytes)) if view.current_bytes is not None else None
+        post = view.post_text
+        after = str(repo.create_blob(post.encode("utf-8"))) if post is not None else None
+        committed = _commit_bytes(vault, view, state.blob(head_oid) if head_oid else None)
+        commit_oid = str(repo.create_blob(committed)) if committed is not None else None
+        journal.steps.append(jr.Step(path, before, after, commit_oid, mode))
+    events_path = f"{PROPOSALS_DIR}/{report.id}/{EVENTS}"
+    old_events = state.worktree_bytes(events_path)
+    line = events_mod.Event(events_mod.now_utc(), "applied", by).to_json() + "\n"
+    new_events = (old_events or b"") + line.encode("utf-8")
+    journal.steps.append(jr.Step(
+        events_path,
+        str(repo.create_blob(old_events)) if old_events is not None else None,
+        str(repo.create_blob(new_events)),
+        str(repo.create_blob(new_events)),
+    ))
+    return journal, new_events
+
+
+def _write(vault: Vault, report: ProposalReport, journal: jr.Journal) -> None:
+    subject = report.subject
+    assert subject is not None
+    patches = [v.patch.text for v in subject.changes if v.patch is not None]
+    if patches:
+        # libgit2 is the patch engine; the result is verified below against Curator's own.
+        vault.repo.apply(pygit2.Diff.parse_diff("".join(patches)), pygit2.enums.ApplyLocation.WORKDIR)
+    faults.point("apply:mid-write")
+    for step in journal.steps:
+        if step.path.endswith(EVENTS):
+            continue
+        view = next(v for v in subject.changes if v.change.path == step.path)
+        if view.change.op == "create":
+            jr.put(vault, step.path, step.after, step.mode)
+
+
+def _verify(vault: Vault, journal: jr.Journal) -> None:
+    for step in journal.steps:
+        if step.path.endswith(EVENTS):
+            continue
+        if jr.current_blob(vault, step.path) != step.after:
+            raise CheckFailed(f"{step.path} did not come out as the validator expected; the apply was undone")
+
+
+def _proposal_entries(vault: Vault, ulid: str) -> list[tuple[str, str]]:
+    repo = vault.repo
+    base = os.path.join(vault.root, PROPOSALS_DIR, ulid)
+    entries = []
+    for folder, _dirs, names in os.walk(base):
+        for name in names:
+            full = os.path.join(folder, name)
+            rel = vault.relpath(full)
+            with open(full, "rb") as f:
+                entries.append((rel, str(repo.create_blob(f.read()))))
+    return sorted(entries)
+
+
+def _commit(vault: Vault, report: ProposalReport, journal: jr.Journal) -> str:
+    repo = vault.repo
+    index = pygit2.Index()
+    parents = []
+    if journal.head is not None:
+        head_commit = repo[journal.head]
+        index.read_tree(head_commit.tree)
+        parents = [head_commit.id]
+    for step in journal.steps:
+        if step.commit is None:
+            if step.path in index:
+                index.remove(step.path)
+        else:
+            index.add(pygit2.IndexEntry(step.path, pygit2.Oid(hex=step.commit), step.mode))
+    for rel, oid in _proposal_entries(vault, report.id):
+        index.add(pygit2.IndexEntry(rel, pygit2.Oid(hex=oid), 0o100644))
+    tree = index.write_tree(repo)
+    sig = _signature(repo)
+    oid = repo.create_commit(None, sig, sig, _message(report), tree, parents)
+    now_head = None if repo.head_is_unborn else str(repo.head.target)
+    if now_head != journal.head:
+        raise Conflict("HEAD moved while applying; the apply was undone", hint="apply again")
+    head_ref = repo.lookup_reference("HEAD")
+    if head_ref.type == pygit2.enums.ReferenceType.SYMBOLIC:
+        repo.create_reference_direct(str(head_ref.target), oid, True, message=f"curator apply {report.id}")
+    else:
+        repo.set_head(oid)
+    return str(oid)
+
+
+def _sync_index(vault: Vault, journal: jr.Journal) -> None:
+    """Point the touched index entries at what was committed; leave every other entry alone."""
+    repo = vault.repo
+    index = repo.index
+    index.read(force=True)
+    commit = repo[repo.head.target]
+    for path in _touched_in_commit(vault, journal, commit):
+        try:
+            entry = commit.tree[path]
+        except KeyError:
+            if path in index:
+                index.remove(path)
+            continue
+        index.add(pygit2.IndexEntry(path, entry.id, entry.filemode))
+    index.write()
+
+
+def _touched_in_commit(vault: Vault, journal: jr.Journal, commit: pygit2.Commit) -> list[str]:
+    paths = [s.path for s in journal.steps]
+    prefix = f"{PROPOSALS_DIR}/{journal.proposal}/"
+    for rel, _oid in _proposal_entries(vault, journal.proposal):
+        if rel.startswith(prefix):
+            paths.append(rel)
+    return sorted(set(paths))
+
+
+def apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool = True) -> Applied:
+    """Apply proposal ``ulid``; the caller holds the vault lock."""
+    recover(vault)
+    check_git_index_unlocked(vault)
+    proposal = store.load(vault.root, ulid)
+    if not proposal.exists:
+        raise NotFound(f"no proposal {ulid} in {PROPOSALS_DIR}/")
+    state = RepoState(vault, settings)
+    report = validate_proposal(state, proposal)
+    if report.status != "pending":
+        raise CheckFailed(f"proposal {ulid} is already {report.status}")
+    if not report.ok:
+        first = report.findings[0]
+        raise Rejected(f"proposal {ulid} is rejected: {first.code} {first.path}: {first.message}",
+                       hint=f"{len(report.findings)} finding(s); see curator validate {ulid}")
+    journal, new_events = _plan(vault, state, report, by, commit)
+    journal.save(vault)
+    faults.point("apply:after-journal")
+    try:
+        _write(vault, report, journal)
+        faults.point("apply:after-write")
+        _verify(vault, journal)
+        events_step = journal.steps[-1]
+        jr.put(vault, events_step.path, events_step.after)
+        faults.point("apply:after-event")
+        commit_id = _commit(vault, report, journal) if commit else None
+    except BaseException:
+        jr.report_left(jr.rollback(vault, journal))
+        jr.clear(vault)
+        raise
+    faults.point("apply:after-commit")
+    if commit:
+        _sync_index(vault, journal)
+    faults.point("apply:after-index")
+    jr.clear(vault)
+    return Applied(report, commit_id, [s.path for s in journal.steps[:-1]])
+
+
+def recover(vault: Vault) -> str | None:
+    """Finish or undo an apply that was interrupted; returns what was done, if anything."""
+    journal = jr.load(vault)
+    if journal is None:
+        return None
+    repo = vault.repo
+    committed = False
+    if journal.commit and not repo.head_is_unborn:
+        head = repo[repo.head.target]
+        committed = (
+            str(head.id) != journal.head
+            and f"Kp-Proposal: {journal.proposal}" in head.message
+            and [str(p) for p in head.parent_ids] == ([journal.head] if journal.head else [])
+        )
+    if committed:
+        for step in journal.steps:
+            now = jr.current_blob(vault, step.path)
+            if now == step.before and now != step.after:
+                jr.put(vault, step.path, step.after, step.mode)
+        _sync_index(vault, journal)
+        jr.clear(vault)
+        return f"finished the interrupted apply of {journal.proposal}"
+    jr.report_left(jr.rollback(vault, journal))
+    jr.clear(vault)
+    return f"undid the interrupted apply of {journal.proposal}"

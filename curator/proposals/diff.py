@@ -1,0 +1,194 @@
+"""Parsing ``changes.diff``: git-style unified diffs, one section per file.
+
+Headers (paths with git's C-quoting, /dev/null, modes, renames, binary) are read
+here; hunks and their lines come from unidiff. Nothing is trusted: any shape
+Curator does not produce itself is reported, not guessed at.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+
+import unidiff
+
+_HUNK_RE = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
+_ESCAPES = {"a": "\a", "b": "\b", "t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
+
+
+class DiffError(ValueError):
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+@dataclass
+class Hunk:
+    old_start: int
+    old_len: int
+    new_start: int
+    new_len: int
+    lines: list[tuple[str, str]]
+    """(' ' | '-' | '+', text with its line ending exactly as in the file)."""
+
+    @property
+    def preimage(self) -> list[str]:
+        return [t for kind, t in self.lines if kind != "+"]
+
+    @property
+    def postimage(self) -> list[str]:
+        return [t for kind, t in self.lines if kind != "-"]
+
+    @property
+    def trailing_context(self) -> int:
+        n = 0
+        for kind, _ in reversed(self.lines):
+            if kind != " ":
+                break
+            n += 1
+        return n
+
+
+@dataclass
+class FilePatch:
+    old_path: str | None
+    """None when the old side is /dev/null."""
+    new_path: str | None
+    text: str
+    """This file's section of the diff, as given."""
+    first_line: int
+    """Line of changes.diff where the section starts (1-based)."""
+    hunks: list[Hunk] = field(default_factory=list)
+    binary: bool = False
+    mode_change: bool = False
+    rename: bool = False
+
+    @property
+    def path(self) -> str:
+        return self.new_path or self.old_path or ""
+
+    @property
+    def op(self) -> str:
+        if self.old_path is None:
+            return "create"
+        if self.new_path is None:
+            return "delete"
+        return "modify"
+
+
+def unquote(raw: str) -> str:
+    """A path from a diff header, with git's C-style quoting undone."""
+    raw = raw.rstrip("\n").split("\t", 1)[0] if not raw.startswith('"') else raw.rstrip("\n")
+    if not raw.startswith('"'):
+        return raw
+    end = raw.rfind('"')
+    if end <= 0:
+        raise DiffError(f"unterminated quoted path {raw!r}")
+    body = raw[1:end]
+    out = bytearray()
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c != "\\":
+            out += c.encode("utf-8")
+            i += 1
+            continue
+        nxt = body[i + 1 : i + 2]
+        if nxt in _ESCAPES:
+            out += _ESCAPES[nxt].encode()
+            i += 2
+        elif re.match(r"[0-7]{3}", body[i + 1 : i + 4]):
+            out.append(int(body[i + 1 : i + 4], 8))
+            i += 4
+        else:
+            raise DiffError(f"bad escape in quoted path {raw!r}")
+    try:
+        return out.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DiffError(f"quoted path {raw!r} is not UTF-8") from None
+
+
+def _side(raw: str, prefix: str) -> str | None:
+    path = unquote(raw)
+    if path == "/dev/null":
+        return None
+    if not path.startswith(prefix):
+        raise DiffError(f"path {path!r} lacks the {prefix!r} prefix of a git diff")
+    return path[len(prefix) :]
+
+
+def _sections(text: str) -> list[tuple[int, str]]:
+    lines = text.splitlines(keepends=True)
+    starts = [i for i, ln in enumerate(lines) if ln.startswith("diff --git ")]
+    if not starts:
+        if text.strip():
+            raise DiffError("not a git diff: no 'diff --git' header", 1)
+        return []
+    if any(ln.strip() for ln in lines[: starts[0]]):
+        raise DiffError("text before the first 'diff --git' header", 1)
+    bounds = [*starts, len(lines)]
+    return [(bounds[i] + 1, "".join(lines[bounds[i] : bounds[i + 1]])) for i in range(len(starts))]
+
+
+def _header(fp: FilePatch, section: str) -> None:
+    for ln in section.splitlines():
+        if _HUNK_RE.match(ln):
+            break
+        if ln.startswith("--- "):
+            fp.old_path = _side(ln[4:], "a/")
+        elif ln.startswith("+++ "):
+            fp.new_path = _side(ln[4:], "b/")
+        elif ln.startswith(("old mode ", "new mode ")):
+            fp.mode_change = True
+        elif ln.startswith(("rename from ", "rename to ", "copy from ", "copy to ")):
+            fp.rename = True
+        elif ln.startswith(("Binary files ", "GIT binary patch")):
+            fp.binary = True
+        elif ln.startswith("new file mode "):
+            fp.old_path = None
+        elif ln.startswith("deleted file mode "):
+            fp.new_path = None
+
+
+def _hunks(fp: FilePatch, section: str) -> None:
+    try:
+        patch = unidiff.PatchSet(io.StringIO(section))
+    except unidiff.UnidiffParseError as e:
+        raise DiffError(f"malformed or truncated diff for {fp.path}: {e}", fp.first_line) from None
+    if len(patch) != 1:
+        raise DiffError(f"cannot read the diff section for {fp.path}", fp.first_line)
+    for h in patch[0]:
+        lines: list[tuple[str, str]] = []
+        for ln in h:
+            kind = ln.line_type
+            if kind == "\\":
+                if not lines:
+                    raise DiffError(f"'\\ No newline' with no line before it in {fp.path}", fp.first_line)
+                k, t = lines[-1]
+                lines[-1] = (k, t[:-1] if t.endswith("\n") else t)
+            elif kind in (" ", "-", "+"):
+                lines.append((kind, ln.value))
+            else:
+                raise DiffError(f"unexpected line in a hunk of {fp.path}: {ln.value!r}", fp.first_line)
+        fp.hunks.append(Hunk(h.source_start, h.source_length, h.target_start, h.target_length, lines))
+
+
+def parse(text: str) -> list[FilePatch]:
+    """Every file section of a diff; DiffError for anything malformed or truncated."""
+    patches = []
+    for first_line, section in _sections(text):
+        fp = FilePatch(None, None, section, first_line)
+        first = section.splitlines()[0]
+        m = re.match(r'^diff --git (?:"(?:[^"\\]|\\.)*"|\S+) (?:"(?:[^"\\]|\\.)*"|\S+)$', first)
+        # Paths with spaces are unquoted in the header line; the ---/+++ lines decide.
+        _header(fp, section)
+        if not fp.hunks and not fp.binary and "@@" not in section and not fp.mode_change and not fp.rename:
+            if "--- " not in section:
+                raise DiffError(f"diff section without hunks: {first.strip()!r}", first_line)
+        if m is None and fp.old_path is None and fp.new_path is None:
+            raise DiffError(f"unreadable diff header {first.strip()!r}", first_line)
+        if not fp.binary:
+            _hunks(fp, section)
+        patches.append(fp)
+    return patches

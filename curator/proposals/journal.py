@@ -1,0 +1,110 @@
+"""The apply journal: what an apply is about to do, so an interrupted one can be finished
+or undone. It lives in the git directory; every byte it names is a blob in the object
+store, so nothing depends on the work tree surviving."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from dataclasses import asdict, dataclass, field
+
+from curator import output
+from curator.fsutil import remove_file, write_atomic
+from curator.vault.discover import Vault
+
+NAME = "curator-apply.json"
+
+
+@dataclass
+class Step:
+    path: str
+    before: str | None
+    """Blob id of the work-tree file before the apply (None: it did not exist)."""
+    after: str | None
+    """Blob id the apply writes (None: it removes the file)."""
+    commit: str | None = None
+    """Blob id that goes into the commit (differs from ``after`` when the user has edits)."""
+    mode: int = 0o100644
+    in_commit: bool = True
+
+
+@dataclass
+class Journal:
+    proposal: str
+    head: str | None
+    commit: bool
+    steps: list[Step] = field(default_factory=list)
+
+    def save(self, vault: Vault) -> None:
+        data = {"proposal": self.proposal, "head": self.head, "commit": self.commit,
+                "steps": [asdict(s) for s in self.steps]}
+        write_atomic(path_of(vault), json.dumps(data, indent=1).encode("utf-8"))
+
+
+def path_of(vault: Vault) -> str:
+    return os.path.join(vault.git_dir, NAME)
+
+
+def load(vault: Vault) -> Journal | None:
+    try:
+        with open(path_of(vault), encoding="utf-8") as f:
+            data = json.load(f)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        # A journal cut short was never acted on: the apply writes it before anything else.
+        remove_file(path_of(vault))
+        return None
+    return Journal(data["proposal"], data["head"], data["commit"], [Step(**s) for s in data["steps"]])
+
+
+def clear(vault: Vault) -> None:
+    remove_file(path_of(vault))
+
+
+def blob_bytes(vault: Vault, oid: str | None) -> bytes | None:
+    if oid is None:
+        return None
+    return bytes(vault.repo[oid].data)
+
+
+def current_blob(vault: Vault, path: str) -> str | None:
+    import pygit2
+
+    full = vault.abspath(path)
+    try:
+        with open(full, "rb") as f:
+            return str(pygit2.hash(f.read()))
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return None
+
+
+def put(vault: Vault, path: str, oid: str | None, mode: int = 0o100644) -> None:
+    full = vault.abspath(path)
+    if oid is None:
+        remove_file(full)
+    else:
+        data = blob_bytes(vault, oid)
+        assert data is not None
+        write_atomic(full, data, 0o755 if mode == 0o100755 else None)
+
+
+def rollback(vault: Vault, journal: Journal) -> list[str]:
+    """Put back every file the apply touched; files changed since by someone else are left."""
+    left: list[str] = []
+    for step in journal.steps:
+        now = current_blob(vault, step.path)
+        if now == step.before:
+            continue
+        if now != step.after:
+            left.append(step.path)
+            continue
+        with contextlib.suppress(FileNotFoundError):
+            put(vault, step.path, step.before, step.mode)
+    return left
+
+
+def report_left(left: list[str]) -> None:
+    for path in left:
+        output.warn(f"{path} changed after an interrupted apply; left as it is")

@@ -1,0 +1,115 @@
+"""The manifest ``proposal.yaml`` as pydantic models (SPEC §2)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from curator.proposals.layout import SCHEMA
+
+HEX_OID = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
+
+
+class Author(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal["agent", "human", "librarian"]
+    """Who staged the proposal."""
+    name: str = Field(min_length=1, max_length=200)
+    """Their name, e.g. the agent's client name or the person's git name."""
+
+    @field_validator("name")
+    @classmethod
+    def _one_line(cls, v: str) -> str:
+        if any(ord(c) < 32 for c in v):
+            raise ValueError("must be one line of text")
+        return v
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.name}"
+
+
+class Change(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    op: Literal["create", "modify", "delete"]
+    """What happens to the file."""
+    path: str = Field(min_length=1)
+    """Vault-relative POSIX path."""
+    kp_id: str | None = None
+    """The note's identity (required for create; informative otherwise)."""
+    base_blob: str | None = None
+    """Git blob id of the file the change was made against (modify and delete)."""
+
+    @field_validator("base_blob")
+    @classmethod
+    def _oid(cls, v: str | None) -> str | None:
+        if v is not None and not HEX_OID.match(v):
+            raise ValueError("must be a full hexadecimal git object id")
+        return v
+
+
+class Manifest(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    schema_: Literal["proposals/v1"] = Field(alias="schema")
+    """Always proposals/v1."""
+    id: str
+    """The proposal's ULID, equal to its directory name."""
+    title: str = Field(min_length=1, max_length=300)
+    """One line saying what the proposal does."""
+    rationale: str = ""
+    """Why; shown to the reviewer and written into the commit message."""
+    author: Author
+    created: str
+    """UTC ISO-8601 time of staging."""
+    base: str
+    """The commit the proposal was staged against."""
+    changes: list[Change] = Field(min_length=1)
+
+    @field_validator("created")
+    @classmethod
+    def _utc(cls, v: str) -> str:
+        try:
+            when = dt.datetime.fromisoformat(v.replace("Z", "+00:00"))
+        except ValueError:
+            raise ValueError("must be an ISO-8601 time such as 2026-11-29T10:00:00Z") from None
+        if when.utcoffset() != dt.timedelta(0):
+            raise ValueError("must be in UTC (end with Z)")
+        return v
+
+    @field_validator("base")
+    @classmethod
+    def _commit(cls, v: str) -> str:
+        if not HEX_OID.match(v):
+            raise ValueError("must be a full hexadecimal commit id")
+        return v
+
+    def to_yaml_dict(self) -> dict[str, Any]:
+        data = self.model_dump(by_alias=True, exclude_none=True)
+        ordered = {k: data[k] for k in ("schema", "id", "title", "rationale", "author", "created", "base", "changes")}
+        return ordered
+
+
+def parse(data: Any) -> tuple[Manifest | None, list[str]]:
+    """The manifest, or the list of problems in it (each one line)."""
+    if not isinstance(data, dict):
+        return None, ["proposal.yaml is not a mapping"]
+    if data.get("schema") != SCHEMA:
+        return None, [f"schema is {data.get('schema')!r}, expected {SCHEMA!r}"]
+    try:
+        return Manifest.model_validate(data), []
+    except ValidationError as e:
+        problems = []
+        for err in e.errors():
+            loc = ".".join(str(p) for p in err["loc"]) or "manifest"
+            msg = err["msg"].removeprefix("Value error, ")
+            if err["type"] == "extra_forbidden":
+                msg = "unknown field"
+            elif err["type"] == "literal_error" and loc.endswith(".op"):
+                msg = f"unknown op {err.get('input')!r} (create, modify or delete)"
+            problems.append(f"{loc}: {msg}")
+        return None, sorted(set(problems))

@@ -1,0 +1,107 @@
+"""Reading proposal directories as they are on disk, without trusting them."""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+
+from curator.proposals.layout import DIFF, EVENTS, FILES, KNOWN, MANIFEST, PROPOSALS_DIR
+
+# Reading stops here: a proposal directory is untrusted input.
+READ_CAP = 64 * 1024 * 1024
+
+
+@dataclass
+class StoredFile:
+    size: int
+    data: bytes | None
+    """None when the file was too large to read."""
+
+
+@dataclass
+class ProposalDir:
+    id: str
+    """The directory's name (the manifest must agree)."""
+    rel_dir: str
+    manifest: bytes | None = None
+    diff: bytes | None = None
+    events: bytes | None = None
+    files: dict[str, StoredFile] = field(default_factory=dict)
+    """Paths under files/ (vault-relative targets) and their contents."""
+    unexpected: list[str] = field(default_factory=list)
+    symlinks: list[str] = field(default_factory=list)
+    total_bytes: int = 0
+    exists: bool = True
+
+
+def _read(path: str, size: int) -> bytes | None:
+    if size > READ_CAP:
+        return None
+    with open(path, "rb") as f:
+        return f.read(READ_CAP + 1)
+
+
+def load(vault_root: str, ulid: str) -> ProposalDir:
+    rel_dir = f"{PROPOSALS_DIR}/{ulid}"
+    base = os.path.join(vault_root, PROPOSALS_DIR, ulid)
+    p = ProposalDir(ulid, rel_dir)
+    try:
+        st = os.lstat(base)
+    except FileNotFoundError:
+        p.exists = False
+        return p
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
+        p.symlinks.append(rel_dir)
+        return p
+    for entry in sorted(os.scandir(base), key=lambda e: e.name):
+        if entry.is_symlink():
+            p.symlinks.append(f"{rel_dir}/{entry.name}")
+            continue
+        if entry.name not in KNOWN:
+            p.unexpected.append(entry.name)
+            continue
+        if entry.name == FILES:
+            if not entry.is_dir(follow_symlinks=False):
+                p.unexpected.append(entry.name)
+                continue
+            _load_files(p, entry.path, "")
+            continue
+        if not entry.is_file(follow_symlinks=False):
+            p.unexpected.append(entry.name)
+            continue
+        size = entry.stat(follow_symlinks=False).st_size
+        p.total_bytes += size
+        data = _read(entry.path, size)
+        if entry.name == MANIFEST:
+            p.manifest = data
+        elif entry.name == DIFF:
+            p.diff = data
+        elif entry.name == EVENTS:
+            p.events = data
+    return p
+
+
+def _load_files(p: ProposalDir, folder: str, prefix: str) -> None:
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        rel = f"{prefix}{entry.name}"
+        if entry.is_symlink():
+            p.symlinks.append(f"{p.rel_dir}/{FILES}/{rel}")
+        elif entry.is_dir(follow_symlinks=False):
+            _load_files(p, entry.path, rel + "/")
+        elif entry.is_file(follow_symlinks=False):
+            size = entry.stat(follow_symlinks=False).st_size
+            p.total_bytes += size
+            p.files[rel] = StoredFile(size, _read(entry.path, size))
+        else:
+            p.unexpected.append(f"{FILES}/{rel}")
+
+
+def list_ids(vault_root: str) -> list[str]:
+    base = os.path.join(vault_root, PROPOSALS_DIR)
+    try:
+        entries = os.scandir(base)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    with entries:
+        return sorted(e.name for e in entries if not e.name.startswith(".") and e.is_dir(follow_symlinks=False))

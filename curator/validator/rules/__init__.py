@@ -1,0 +1,1 @@
+"""Validator rules, one family a module. Each ``check(subject, state)`` yields findings."""

@@ -1,0 +1,35 @@
+"""KP005: the proposal applies — against its base and against the work tree as it is now."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from curator.validator.finding import Finding
+
+if TYPE_CHECKING:
+    from curator.validator.state import RepoState
+    from curator.validator.subject import Subject
+
+
+def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
+    for view in subject.changes:
+        if not view.readable:
+            continue
+        c = view.change
+        if c.op == "create":
+            if state.lexists(c.path):
+                yield Finding("KP005", c.path, "a create onto a path that already exists; propose a modify of it instead")
+            elif state.head_has_dir(c.path):
+                yield Finding("KP005", c.path, "a create onto a folder")
+            continue
+        if view.patch is None or view.patch.binary:
+            continue
+        if c.base_blob and view.base_bytes is None:
+            yield Finding("KP005", c.path, f"base_blob {c.base_blob[:12]} is not in this repository; restage the proposal from the current vault")
+        elif view.base_conflict is not None:
+            e = view.base_conflict
+            yield Finding("KP005", c.path, f"does not apply to its base: {e.message}", e.line or None)
+        if view.current_conflict is not None:
+            e = view.current_conflict
+            yield Finding("KP005", c.path, f"conflicts with the work tree: {e.message}", e.line or None)

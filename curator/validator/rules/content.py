@@ -1,0 +1,51 @@
+"""KP009: content is UTF-8 text within the size limits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from curator.proposals.layout import DIFF, FILES
+from curator.validator.finding import Finding
+
+if TYPE_CHECKING:
+    from curator.validator.state import RepoState
+    from curator.validator.subject import Subject
+
+
+def _kib(n: int) -> str:
+    return f"{n / 1024:.0f} KiB" if n < 1024 * 1024 else f"{n / (1024 * 1024):.1f} MiB"
+
+
+def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
+    limits = state.settings.limits
+    p = subject.proposal
+    if p.total_bytes > limits.max_proposal_bytes:
+        yield Finding("KP009", p.rel_dir, f"the proposal holds {_kib(p.total_bytes)}, over limits.max_proposal_bytes ({_kib(limits.max_proposal_bytes)})")
+    if subject.diff_not_utf8:
+        yield Finding("KP009", f"{p.rel_dir}/{DIFF}", "changes.diff is not UTF-8; notes are UTF-8 text")
+    for rel, stored in sorted(p.files.items()):
+        where = rel
+        if stored.size > limits.max_file_bytes:
+            yield Finding("KP009", where, f"{_kib(stored.size)} is over limits.max_file_bytes ({_kib(limits.max_file_bytes)})")
+            continue
+        data = stored.data or b""
+        if b"\x00" in data:
+            yield Finding("KP009", where, f"binary content (NUL bytes) in {FILES}/{rel}; notes are text")
+            continue
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            line = data.count(b"\n", 0, e.start) + 1
+            yield Finding("KP009", where, f"{FILES}/{rel} is not UTF-8 (invalid byte at line {line})", line)
+    for view in subject.changes:
+        if view.patch is not None and view.patch.binary:
+            yield Finding("KP009", view.change.path, "a binary patch; notes are text")
+        post = view.post_text if view.change.op == "modify" else None
+        if post is None:
+            continue
+        size = len(post.encode("utf-8"))
+        if size > limits.max_file_bytes:
+            yield Finding("KP009", view.change.path, f"the result is {_kib(size)}, over limits.max_file_bytes ({_kib(limits.max_file_bytes)})")
+        if "\x00" in post:
+            yield Finding("KP009", view.change.path, "the result contains NUL bytes; notes are text")

@@ -1,0 +1,75 @@
+"""KP006: identity is minted once and never changes (SPEC §1)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from curator.validator.finding import Finding
+from curator.vault import frontmatter
+from curator.vault.identity import is_valid_kp_id, why_invalid
+
+if TYPE_CHECKING:
+    from curator.validator.state import RepoState
+    from curator.validator.subject import Subject
+
+_UNREADABLE = object()
+
+
+def kp_id_of(text: str | None) -> Any:
+    """The kp_id in a note's frontmatter, None when absent, _UNREADABLE when it cannot be read."""
+    if text is None:
+        return _UNREADABLE
+    try:
+        meta, _ = frontmatter.read(text)
+    except frontmatter.FrontmatterError:
+        return _UNREADABLE
+    return meta.get("kp_id")
+
+
+def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
+    claimed: dict[str, str] = {}
+    for view in subject.changes:
+        if not view.readable:
+            continue
+        c = view.change
+        if c.op == "delete":
+            continue
+        post = kp_id_of(view.post_text)
+        if post is _UNREADABLE:
+            continue  # KP005/KP008/KP009 say why
+        if c.op == "create":
+            if post is None:
+                yield Finding("KP006", c.path, "a new note without kp_id; add `kp_id: kp:<ULID>` to its frontmatter")
+                continue
+            if not is_valid_kp_id(post):
+                yield Finding("KP006", c.path, why_invalid(post))
+                continue
+            if c.kp_id is not None and c.kp_id != post:
+                yield Finding("KP006", c.path, f"changes names kp_id {c.kp_id} but the file has {post}")
+            owners = [p for p in state.kp_ids.get(post, []) if p != c.path]
+            if owners:
+                yield Finding("KP006", c.path, f"kp_id {post} is already used by {owners[0]}; mint a new one")
+        else:
+            pre = kp_id_of(view.pre_text)
+            if pre is _UNREADABLE:
+                pre = None
+            if pre is not None and post != pre:
+                what = "removes" if post is None else f"changes it to {post!r}; it"
+                yield Finding("KP006", c.path, f"kp_id {pre} {what} never changes once committed")
+                continue
+            if post is None:
+                continue
+            if not is_valid_kp_id(post):
+                yield Finding("KP006", c.path, why_invalid(post))
+                continue
+            if c.kp_id is not None and c.kp_id != post:
+                yield Finding("KP006", c.path, f"changes names kp_id {c.kp_id} but the note has {post}")
+            if pre is None:
+                owners = [p for p in state.kp_ids.get(post, []) if p != c.path]
+                if owners:
+                    yield Finding("KP006", c.path, f"kp_id {post} is already used by {owners[0]}; mint a new one")
+        if isinstance(post, str):
+            if post in claimed and claimed[post] != c.path:
+                yield Finding("KP006", c.path, f"kp_id {post} is given to {claimed[post]} too in this proposal")
+            claimed.setdefault(post, c.path)

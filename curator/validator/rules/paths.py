@@ -1,0 +1,72 @@
+"""KP002 path escapes, KP003 producer-owned paths, KP007 ``.kp/``, KP010 not a note."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from curator.validator.finding import Finding
+from curator.vault.globs import matches
+
+if TYPE_CHECKING:
+    from curator.validator.state import RepoState
+    from curator.validator.subject import Subject
+
+_DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+def escape_reason(path: str) -> str | None:
+    """Why a proposal may not write ``path``, judged on the string alone."""
+    if not path:
+        return "the path is empty"
+    if any(ord(c) < 32 or ord(c) == 127 for c in path):
+        return "the path contains control characters"
+    if path.startswith("/") or _DRIVE.match(path) or path.startswith("\\\\"):
+        return "the path is absolute; use a path relative to the vault"
+    if "\\" in path:
+        return "the path contains a backslash; use '/' between folders"
+    parts = path.split("/")
+    if ".." in parts:
+        return "the path climbs out with '..'"
+    if any(p.casefold() == ".git" for p in parts):
+        return "the path reaches into .git/"
+    if posixpath.normpath(path) != path or "" in parts or "." in parts:
+        return f"the path is not normalised (write {posixpath.normpath(path)!r})"
+    return None
+
+
+def is_curator_path(path: str) -> bool:
+    return path.split("/", 1)[0].casefold() == ".kp"
+
+
+def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
+    settings = state.settings
+    for link in subject.proposal.symlinks:
+        yield Finding("KP002", link, "the proposal directory contains a symlink; proposals hold plain files only")
+    folded: dict[str, str] = {}
+    for view in subject.changes:
+        path = view.change.path
+        reason = escape_reason(path)
+        if reason:
+            yield Finding("KP002", path, f"{reason}; a proposal may only write inside the vault")
+            continue
+        through = state.symlink_on_path(path)
+        if through:
+            yield Finding("KP002", path, f"the path goes through the symlink {through}; write the real path instead")
+        other = folded.setdefault(path.casefold(), path)
+        if other != path:
+            yield Finding("KP002", path, f"differs from {other} only in case; on macOS and Windows they are one file")
+        if view.change.op == "create":
+            existing = state.casefolded_files.get(path.casefold())
+            if existing and existing != path:
+                yield Finding("KP002", path, f"differs from the existing {existing} only in case; edit that note instead")
+        if is_curator_path(path):
+            yield Finding("KP007", path, "touches .kp/ (proposals and config); change those with Curator's own commands")
+            continue
+        if matches(path, settings.producers.paths):
+            yield Finding("KP003", path, "the path is owned by a producer (producers.paths); the producer would overwrite it")
+            continue
+        if not matches(path, settings.notes.include):
+            yield Finding("KP010", path, "not a note (outside notes.include); proposals write notes only")

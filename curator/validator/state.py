@@ -1,0 +1,173 @@
+"""The repository as the validator sees it: read-only, lazy, shared across proposals.
+
+One ``RepoState`` serves a whole ``curator validate`` run, so a queue of 200
+proposals walks the vault for identities once, not 200 times.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from curator.settings import Settings
+from curator.vault.discover import Vault
+
+if TYPE_CHECKING:
+    import pygit2
+
+    from curator.vault.tree import Classified
+
+_KP_LINE = re.compile(r"^kp_id[ \t]*:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+
+
+class RepoState:
+    def __init__(self, vault: Vault, settings: Settings, overlay: dict[str, bytes | None] | None = None) -> None:
+        self.vault = vault
+        self.settings = settings
+        # Paths to see as if they held other bytes (None: absent). `curator propose`
+        # validates work-tree edits as they will be once the files are restored.
+        self.overlay = overlay or {}
+
+    @cached_property
+    def repo(self) -> pygit2.Repository:
+        return self.vault.repo
+
+    @cached_property
+    def head_tree(self) -> pygit2.Tree | None:
+        try:
+            if self.repo.head_is_unborn:
+                return None
+            return self.repo.head.peel().tree  # type: ignore[no-any-return]
+        except Exception:
+            return None
+
+    @cached_property
+    def head_commit_id(self) -> str | None:
+        try:
+            return None if self.repo.head_is_unborn else str(self.repo.head.target)
+        except Exception:
+            return None
+
+    def head_blob_id(self, path: str) -> str | None:
+        tree = self.head_tree
+        if tree is None:
+            return None
+        try:
+            entry = tree[path]
+        except KeyError:
+            return None
+        return str(entry.id) if entry.type_str == "blob" else None
+
+    def head_bytes(self, path: str) -> bytes | None:
+        oid = self.head_blob_id(path)
+        return self.blob(oid) if oid else None
+
+    def head_has_dir(self, path: str) -> bool:
+        tree = self.head_tree
+        if tree is None:
+            return False
+        try:
+            return tree[path].type_str == "tree"
+        except KeyError:
+            return False
+
+    def blob(self, oid: str) -> bytes | None:
+        try:
+            obj = self.repo.get(oid)
+        except (ValueError, KeyError):
+            return None
+        if obj is None or obj.type_str != "blob":
+            return None
+        return bytes(obj.data)
+
+    def has_commit(self, oid: str) -> bool:
+        try:
+            obj = self.repo.get(oid)
+        except (ValueError, KeyError):
+            return False
+        return obj is not None and obj.type_str == "commit"
+
+    def worktree_bytes(self, path: str) -> bytes | None:
+        if path in self.overlay:
+            return self.overlay[path]
+        full = self.vault.abspath(path)
+        try:
+            st = os.lstat(full)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        with open(full, "rb") as f:
+            return f.read()
+
+    def lexists(self, path: str) -> bool:
+        if path in self.overlay:
+            return self.overlay[path] is not None
+        return os.path.lexists(self.vault.abspath(path))
+
+    def symlink_on_path(self, path: str) -> str | None:
+        """The first component of ``path`` (itself included) that is a symlink in the work tree."""
+        parts = path.split("/")
+        for i in range(1, len(parts) + 1):
+            prefix = "/".join(parts[:i])
+            try:
+                if stat.S_ISLNK(os.lstat(self.vault.abspath(prefix)).st_mode):
+                    return prefix
+            except (FileNotFoundError, NotADirectoryError):
+                return None
+        return None
+
+    @cached_property
+    def scan(self) -> Classified:
+        from curator.vault.tree import scan
+
+        return scan(self.vault, self.settings)
+
+    @cached_property
+    def vault_files(self) -> list[str]:
+        return self.scan.files
+
+    @cached_property
+    def casefolded_files(self) -> dict[str, str]:
+        return {p.casefold(): p for p in self.vault_files}
+
+    @cached_property
+    def kp_ids(self) -> dict[str, list[str]]:
+        """kp_id → note paths in the work tree, read from each note's frontmatter."""
+        found: dict[str, list[str]] = {}
+        for f in self.scan.notes:
+            kp_id = read_kp_id(self.vault.abspath(f.path))
+            if kp_id:
+                found.setdefault(kp_id, []).append(f.path)
+        return found
+
+
+def read_kp_id(full_path: str) -> str | None:
+    """A note's kp_id, reading as little as possible (frontmatter sits at the top)."""
+    try:
+        with open(full_path, "rb") as f:
+            head = f.read(8192)
+            if not head.startswith((b"---", b"\xef\xbb\xbf---")):
+                return None
+            if b"\n---" not in head[3:] and b"\n..." not in head[3:]:
+                head += f.read()
+    except OSError:
+        return None
+    text = head.decode("utf-8", "replace")
+    from curator.vault import frontmatter
+
+    s = frontmatter.split(text.removeprefix("\ufeff"))
+    if s.yaml is None:
+        return None
+    m = _KP_LINE.search(s.yaml)
+    if m is None:
+        return None
+    value = m.group(1)
+    if value[:1] in ("'", '"') and value[-1:] == value[:1]:
+        value = value[1:-1]
+    if " #" in value:
+        value = value.split(" #", 1)[0].rstrip()
+    return value or None

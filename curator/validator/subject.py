@@ -1,0 +1,217 @@
+"""A proposal read and worked out once: manifest, diff, pre- and post-images, drift.
+
+Rules only look at a ``Subject``; building it is where files are read. Paths
+that would escape the vault are never read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from curator.proposals import events as events_mod
+from curator.proposals.diff import DiffError, FilePatch, parse as parse_diff
+from curator.proposals.hunks import HunkConflict, apply as apply_hunks
+from curator.proposals.manifest import Change, Manifest, parse as parse_manifest
+from curator.proposals.store import ProposalDir
+from curator.validator.rules.paths import escape_reason
+from curator.validator.state import RepoState
+
+
+@dataclass
+class ChangeView:
+    change: Change
+    patch: FilePatch | None = None
+    new_bytes: bytes | None = None
+    """Create: the content under files/."""
+    base_bytes: bytes | None = None
+    """Modify/delete: the content of base_blob, when the repository has it."""
+    current_bytes: bytes | None = None
+    """The work tree's file, if any."""
+    post_from_base: str | None = None
+    post_from_current: str | None = None
+    base_conflict: HunkConflict | None = None
+    current_conflict: HunkConflict | None = None
+    drift: str | None = None
+    """clean, drifted (still applies) or conflicts."""
+    readable: bool = True
+
+    @property
+    def post_text(self) -> str | None:
+        """What the file will hold after applying (create content or patched text)."""
+        if self.change.op == "create":
+            if self.new_bytes is None:
+                return None
+            try:
+                return self.new_bytes.decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+        if self.change.op == "delete":
+            return None
+        return self.post_from_current if self.post_from_current is not None else self.post_from_base
+
+    @property
+    def pre_text(self) -> str | None:
+        raw = self.base_bytes if self.base_bytes is not None else self.current_bytes
+        if raw is None:
+            return None
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+
+
+@dataclass
+class Subject:
+    proposal: ProposalDir
+    manifest: Manifest | None = None
+    manifest_problems: list[str] = field(default_factory=list)
+    raw_manifest: Any = None
+    patches: list[FilePatch] = field(default_factory=list)
+    diff_error: DiffError | None = None
+    diff_not_utf8: bool = False
+    changes: list[ChangeView] = field(default_factory=list)
+    events: list[events_mod.Event] = field(default_factory=list)
+    event_problems: list[str] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        return events_mod.status(self.events)
+
+    @property
+    def drift(self) -> str | None:
+        states = [v.drift for v in self.changes if v.drift]
+        if not states:
+            return None
+        for s in ("conflicts", "drifted"):
+            if s in states:
+                return s
+        return "clean"
+
+
+def _load_manifest(subject: Subject) -> None:
+    raw = subject.proposal.manifest
+    if raw is None:
+        subject.manifest_problems.append("proposal.yaml is missing")
+        return
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        subject.manifest_problems.append("proposal.yaml is not UTF-8")
+        return
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        data = YAML(typ="safe").load(text)
+    except (YAMLError, ValueError) as e:
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        subject.manifest_problems.append(f"proposal.yaml is not valid YAML: {first}")
+        return
+    subject.raw_manifest = data
+    subject.manifest, problems = parse_manifest(data)
+    subject.manifest_problems.extend(problems)
+
+
+def _decode(raw: bytes | None) -> str | None:
+    if raw is None:
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _images(view: ChangeView, state: RepoState) -> None:
+    change, patch = view.change, view.patch
+    if change.base_blob:
+        view.base_bytes = state.blob(change.base_blob)
+    if patch is None or patch.binary:
+        return
+    delete = change.op == "delete"
+    base_text = _decode(view.base_bytes)
+    if base_text is not None:
+        try:
+            view.post_from_base = apply_hunks(base_text, patch.hunks, delete=delete)
+        except HunkConflict as e:
+            view.base_conflict = e
+    current_text = _decode(view.current_bytes)
+    if view.current_bytes is None:
+        view.current_conflict = HunkConflict(0, 0, "the file no longer exists in the work tree")
+    elif current_text is None:
+        view.current_conflict = HunkConflict(0, 0, "the file in the work tree is not UTF-8 text")
+    else:
+        try:
+            view.post_from_current = apply_hunks(current_text, patch.hunks, delete=delete)
+        except HunkConflict as e:
+            view.current_conflict = e
+        else:
+            libgit2_says = _libgit2_applies(state, patch)
+            if libgit2_says is not None:
+                view.current_conflict = HunkConflict(0, 0, f"libgit2 cannot apply it: {libgit2_says}")
+                view.post_from_current = None
+    if view.current_conflict is not None:
+        view.drift = "conflicts"
+    elif change.base_blob and view.current_bytes is not None and _blob_id(view.current_bytes) == change.base_blob:
+        view.drift = "clean"
+    else:
+        view.drift = "drifted"
+
+
+def _blob_id(data: bytes) -> str:
+    import pygit2
+
+    return str(pygit2.hash(data))
+
+
+def _libgit2_applies(state: RepoState, patch: FilePatch) -> str | None:
+    """None when libgit2 agrees the patch applies to the work tree, else its reason."""
+    import pygit2
+
+    # An overlaid path is one whose work-tree edits are about to be restored to HEAD,
+    # which the git index holds (staged changes are refused), so ask about the index.
+    location = pygit2.enums.ApplyLocation.INDEX if patch.path in state.overlay else pygit2.enums.ApplyLocation.WORKDIR
+    try:
+        diff = pygit2.Diff.parse_diff(patch.text)
+        state.repo.applies(diff, location, raise_error=True)
+    except pygit2.GitError as e:
+        return str(e) or "patch does not apply"
+    return None
+
+
+def build(proposal: ProposalDir, state: RepoState) -> Subject:
+    subject = Subject(proposal)
+    if not proposal.exists:
+        subject.manifest_problems.append("no such proposal directory")
+        return subject
+    _load_manifest(subject)
+    if proposal.events is not None:
+        subject.events, subject.event_problems = events_mod.parse(proposal.events)
+    if proposal.diff is not None:
+        text = _decode(proposal.diff)
+        if text is None:
+            subject.diff_not_utf8 = True
+        else:
+            try:
+                subject.patches = parse_diff(text)
+            except DiffError as e:
+                subject.diff_error = e
+    if subject.manifest is None:
+        return subject
+    by_path: dict[str, FilePatch] = {}
+    for fp in subject.patches:
+        by_path.setdefault(fp.path, fp)
+    for change in subject.manifest.changes:
+        view = ChangeView(change)
+        subject.changes.append(view)
+        if escape_reason(change.path) or state.symlink_on_path(change.path):
+            view.readable = False
+            continue
+        view.current_bytes = state.worktree_bytes(change.path)
+        if change.op == "create":
+            stored = proposal.files.get(change.path)
+            view.new_bytes = stored.data if stored else None
+        else:
+            view.patch = by_path.get(change.path)
+            _images(view, state)
+    return subject
