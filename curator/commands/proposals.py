@@ -27,7 +27,13 @@ def run(app: App, all_: bool) -> int:
     from curator.validator import validate_proposal
     from curator.validator.state import RepoState
 
+    from curator.proposals import journal
+    from curator.proposals.lock import vault_lock
+
     vault = app.vault()
+    if journal.load(vault) is not None:
+        with vault_lock(vault, "recover"):
+            pass  # taking the lock finishes or undoes the interrupted apply
     state = RepoState(vault, app.settings())
     now = dt.datetime.now(dt.timezone.utc)
     rows = []

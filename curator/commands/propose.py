@@ -20,9 +20,6 @@ def run(app: App, paths: tuple[str, ...], patch: str | None, creates: tuple[str,
     author = stage.parse_author(author_text) if author_text else stage.default_author(vault)
     minted: list[str] = []
     with vault_lock(vault, "propose"):
-        from curator.proposals.apply import recover
-
-        recover(vault)
         base = stage.head_commit(vault)
         edits: list[sources.WorktreeEdit] = []
         drafts: list[stage.Draft] = []

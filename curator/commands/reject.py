@@ -14,7 +14,6 @@ from curator.proposals.lock import vault_lock
 
 def run(app: App, ulid: str, reason: str) -> int:
     from curator.proposals import stage
-    from curator.proposals.apply import recover
 
     if not reason.strip():
         raise UsageError("--reason must say why")
@@ -23,7 +22,6 @@ def run(app: App, ulid: str, reason: str) -> int:
     if not os.path.isdir(folder) or os.path.islink(folder):
         raise NotFound(f"no proposal {ulid} in {PROPOSALS_DIR}/")
     with vault_lock(vault, f"reject {ulid}"):
-        recover(vault)
         try:
             with open(os.path.join(folder, EVENTS), "rb") as f:
                 evs, _problems = events_mod.parse(f.read())

@@ -22,10 +22,14 @@ def _resolve(vault: Vault, targets: tuple[str, ...], include: tuple[str, ...]) -
     proposals: list[str] = []
     notes: list[str] = []
     for target in targets:
-        if is_ulid(target) and os.path.isdir(os.path.join(vault.root, PROPOSALS_DIR, target)):
+        if "/" not in target and os.path.isdir(os.path.join(vault.root, PROPOSALS_DIR, target)):
             proposals.append(target)
             continue
+        if is_ulid(target) and not os.path.lexists(target):
+            raise UsageError(f"no proposal {target} in {PROPOSALS_DIR}/")
         full = os.path.abspath(target)
+        if not os.path.lexists(full) and not os.path.isabs(target):
+            full = os.path.join(vault.root, target)  # relative to the vault when not to the cwd
         rel = os.path.relpath(full, vault.root).replace(os.sep, "/")
         if rel == ".." or rel.startswith("../"):
             raise UsageError(f"{target} is outside the vault {vault.root}")

@@ -205,8 +205,7 @@ def _touched_in_commit(vault: Vault, journal: jr.Journal, commit: pygit2.Commit)
 
 
 def apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool = True) -> Applied:
-    """Apply proposal ``ulid``; the caller holds the vault lock."""
-    recover(vault)
+    """Apply proposal ``ulid``; the caller holds the vault lock (which recovered any earlier apply)."""
     check_git_index_unlocked(vault)
     proposal = store.load(vault.root, ulid)
     if not proposal.exists:

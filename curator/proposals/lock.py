@@ -45,6 +45,14 @@ def vault_lock(vault: Vault, what: str) -> Iterator[None]:
             f.write(f"{os.getpid()} {what}\n")
         break
     try:
+        # Whoever takes the lock first finishes or undoes an apply that was killed.
+        from curator.proposals.apply import recover
+
+        done = recover(vault)
+        if done:
+            from curator import output
+
+            output.warn(done)
         yield
     finally:
         with contextlib.suppress(FileNotFoundError):

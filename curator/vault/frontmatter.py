@@ -175,7 +175,10 @@ def update(text: str, set_keys: Mapping[str, Any] | None = None, remove: Iterabl
     spans = _key_spans(lines, data) if data else {}
     replacements: dict[int, tuple[int, str]] = {}
     appended: list[str] = []
+    current = load(s.yaml) if data else {}
     for key, value in set_keys.items():
+        if key in current and type(current[key]) is type(value) and current[key] == value:
+            continue  # same value: keep the line exactly as the person wrote it
         rendered = _dump_key(key, value, s.newline)
         if key in spans:
             start, end = spans[key]

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 MARKER_RE = re.compile(
-    r"<!--\s*([A-Za-z0-9_.-]+)\s*:\s*(begin|end)\b\s*([^\s>]*)\s*-*>?", re.IGNORECASE
+    r"<!--\s*([A-Za-z0-9_.-]+?)\s*:\s*(begin|end)\b\s*([\w.:/]+(?:-[\w.:/]+)*)?\s*-*>?", re.IGNORECASE
 )
 
 
@@ -40,7 +40,7 @@ def marker_on(line: str, producers: Iterable[str]) -> tuple[str, str, str] | Non
     wanted = {p.lower() for p in producers}
     if m.group(1).lower() not in wanted:
         return None
-    return m.group(1).lower(), m.group(2).lower(), m.group(3)
+    return m.group(1).lower(), m.group(2).lower(), m.group(3) or ""
 
 
 def find(lines: list[str], producers: Iterable[str]) -> tuple[list[Region], list[RegionProblem]]:
@@ -68,7 +68,7 @@ def find(lines: list[str], producers: Iterable[str]) -> tuple[list[Region], list
             open_ = None
     if open_ is not None:
         problems.append(RegionProblem(open_[2], f"{open_[0]}:begin {open_[1]} is never closed"))
-    return regions, problems
+    return regions, sorted(problems, key=lambda p: p.line)
 
 
 def line_in_regions(line: int, regions: Iterable[Region]) -> Region | None:

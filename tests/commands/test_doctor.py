@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import GitVault, make_git_vault, note, run_process
+
+
+def _findings(cli, root: Path) -> tuple[int, list[dict]]:
+    r = cli("--vault", root, "doctor", "--json")
+    data = json.loads(r.out)
+    return r.code, data["findings"]
+
+
+def test_example_vault_shows_exactly_the_planted_problems(example_vault, cli) -> None:
+    code, findings = _findings(cli, example_vault.root)
+    assert code == 1
+    got = sorted((f["code"], f["path"], f.get("line")) for f in findings)
+    assert got == [
+        ("unidentified-note", "drafts/untitled-idea.md", None),
+        ("unresolved-link", "projects/home-lab.md", 12),
+    ]
+    assert all(f["fix"] for f in findings)
+
+
+def test_clean_vault_exits_zero(vault, cli) -> None:
+    r = cli("--vault", vault.root, "doctor")
+    assert r.code == 0, r
+    assert "nothing needs fixing" in r.out
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> GitVault:
+    v = make_git_vault(tmp_path / "hostile")
+    v.write(".kp/config.yaml", "notes:\n  max_bytes: 1048576\n")
+    v.write("ok.md", note("kp:01J000000000000000000000OK", "Fine"))
+    v.write("bad yaml.md", "---\ntitle: [unclosed\n---\nbody\n")
+    v.write("list.md", "---\n- a\n- b\n---\nbody\n")
+    v.write("scalar.md", "---\nhello\n---\nbody\n")
+    v.write("latin1.md", "---\ntitle: caf\xe9\n---\n".encode("latin-1"))
+    v.write("image.md", b"\x89PNG\r\n\x1a\n\x00\x00\x00binary")
+    v.write("dup-one.md", note("kp:dup-1", "One"))
+    v.write("dup-two.md", note("kp:dup-1", "Two"))
+    v.write("with space 🚀.md", note("kp:01J0000000000000000000SPCE", "Spaced 🚀", "[[Fine]] ok"))
+    v.write("Case.md", note("kp:case-a", "Upper"))
+    v.write("case.md", note("kp:case-b", "Lower"))
+    with open(v.root / "huge.md", "wb") as f:
+        f.write(b"---\ntitle: huge\n---\n")
+        f.write(b"x" * (50 * 1024 * 1024))
+    os.symlink("loop-b.md", v.root / "loop-a.md")
+    os.symlink("loop-a.md", v.root / "loop-b.md")
+    os.symlink("/etc/hostname", v.root / "outside.md")
+    v.write("status.md", "---\nkp_id: kp:status\nstatus: done\n---\n")
+    v.write("region.md", note("kp:region", "Region", "<!-- curio:begin x -->\nunclosed\n"))
+    v.commit("hostile")
+    return v
+
+
+def test_hostile_vault_gets_named_findings_and_nothing_is_written(hostile: GitVault, cli) -> None:
+    before = hostile.status()
+    files_before = sorted(p.name for p in hostile.root.rglob("*"))
+    code, findings = _findings(cli, hostile.root)
+    assert code == 1
+    by = {(f["code"], f["path"]) for f in findings}
+    expected = {
+        ("malformed-frontmatter", "bad yaml.md"),
+        ("malformed-frontmatter", "list.md"),
+        ("malformed-frontmatter", "scalar.md"),
+        ("unreadable-note", "latin1.md"),
+        ("unreadable-note", "image.md"),
+        ("duplicate-kp-id", "dup-one.md"),
+        ("duplicate-kp-id", "dup-two.md"),
+        ("case-clash", "Case.md"),
+        ("too-large", "huge.md"),
+        ("symlink", "loop-a.md"),
+        ("symlink", "outside.md"),
+        ("status-field", "status.md"),
+        ("managed-region", "region.md"),
+    }
+    assert expected <= by, expected - by
+    assert not any(f["path"].startswith("with space") for f in findings)
+    messages = {f["path"]: f["message"] for f in findings if f["code"] == "malformed-frontmatter"}
+    assert "list" in messages["list.md"] and "str" in messages["scalar.md"]
+    assert hostile.status() == before
+    assert sorted(p.name for p in hostile.root.rglob("*")) == files_before
+
+
+def test_not_a_git_repository_is_one_line_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "plain").mkdir()
+    r = run_process("--vault", tmp_path / "plain", "doctor")
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and "not inside a git work tree" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_bare_repository_is_one_line_exit_2(tmp_path: Path) -> None:
+    from tests.conftest import git
+
+    git(tmp_path, "init", "-q", "--bare", "b.git")
+    r = run_process("--vault", tmp_path / "b.git", "doctor")
+    assert r.returncode == 2 and "bare" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_broken_config_is_a_finding_not_a_crash(vault, cli) -> None:
+    vault.write(".kp/config.yaml", "notes:\n  include: 5\n  bogus: 1\n")
+    code, findings = _findings(cli, vault.root)
+    assert code == 1
+    assert [f["code"] for f in findings] == ["config"]
