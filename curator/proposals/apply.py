@@ -111,13 +111,31 @@ def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commi
     return journal, new_events
 
 
-def _write(vault: Vault, report: ProposalReport, journal: jr.Journal) -> None:
+def _diff(report: ProposalReport) -> pygit2.Diff | None:
     subject = report.subject
     assert subject is not None
     patches = [v.patch.text for v in subject.changes if v.patch is not None]
-    if patches:
+    return pygit2.Diff.parse_diff("".join(patches)) if patches else None
+
+
+def _preflight(vault: Vault, report: ProposalReport) -> None:
+    """libgit2 must agree with the validator's strict check before anything is written."""
+    diff = _diff(report)
+    if diff is None:
+        return
+    try:
+        vault.repo.applies(diff, pygit2.enums.ApplyLocation.WORKDIR, raise_error=True)
+    except pygit2.GitError as e:
+        raise Conflict(f"libgit2 cannot apply proposal {report.id} to the work tree: {e}") from None
+
+
+def _write(vault: Vault, report: ProposalReport, journal: jr.Journal) -> None:
+    subject = report.subject
+    assert subject is not None
+    diff = _diff(report)
+    if diff is not None:
         # libgit2 is the patch engine; the result is verified below against Curator's own.
-        vault.repo.apply(pygit2.Diff.parse_diff("".join(patches)), pygit2.enums.ApplyLocation.WORKDIR)
+        vault.repo.apply(diff, pygit2.enums.ApplyLocation.WORKDIR)
     faults.point("apply:mid-write")
     for step in journal.steps:
         if step.path.endswith(EVENTS):
@@ -218,6 +236,7 @@ def apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool 
         first = report.findings[0]
         raise Rejected(f"proposal {ulid} is rejected: {first.code} {first.path}: {first.message}",
                        hint=f"{len(report.findings)} finding(s); see curator validate {ulid}")
+    _preflight(vault, report)
     journal, new_events = _plan(vault, state, report, by, commit)
     journal.save(vault)
     faults.point("apply:after-journal")

@@ -1,5 +1,11 @@
 """The repository as the validator sees it: read-only, lazy, shared across proposals.
 
+Read-only means nothing is written at all, not even loose objects: libgit2's
+``applies()`` stores post-image blobs even when only checking, so the validator
+decides applicability with Curator's strict hunk engine (checked against
+``git apply`` and libgit2 by the differential tests) and ``curator apply`` asks
+libgit2 again before it writes.
+
 One ``RepoState`` serves a whole ``curator validate`` run, so a queue of 200
 proposals walks the vault for identities once, not 200 times.
 """

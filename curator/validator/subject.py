@@ -145,11 +145,6 @@ def _images(view: ChangeView, state: RepoState) -> None:
             view.post_from_current = apply_hunks(current_text, patch.hunks, delete=delete)
         except HunkConflict as e:
             view.current_conflict = e
-        else:
-            libgit2_says = _libgit2_applies(state, patch)
-            if libgit2_says is not None:
-                view.current_conflict = HunkConflict(0, 0, f"libgit2 cannot apply it: {libgit2_says}")
-                view.post_from_current = None
     if view.current_conflict is not None:
         view.drift = "conflicts"
     elif change.base_blob and view.current_bytes is not None and _blob_id(view.current_bytes) == change.base_blob:
@@ -162,21 +157,6 @@ def _blob_id(data: bytes) -> str:
     import pygit2
 
     return str(pygit2.hash(data))
-
-
-def _libgit2_applies(state: RepoState, patch: FilePatch) -> str | None:
-    """None when libgit2 agrees the patch applies to the work tree, else its reason."""
-    import pygit2
-
-    # An overlaid path is one whose work-tree edits are about to be restored to HEAD,
-    # which the git index holds (staged changes are refused), so ask about the index.
-    location = pygit2.enums.ApplyLocation.INDEX if patch.path in state.overlay else pygit2.enums.ApplyLocation.WORKDIR
-    try:
-        diff = pygit2.Diff.parse_diff(patch.text)
-        state.repo.applies(diff, location, raise_error=True)
-    except pygit2.GitError as e:
-        return str(e) or "patch does not apply"
-    return None
 
 
 def build(proposal: ProposalDir, state: RepoState) -> Subject:

@@ -85,6 +85,8 @@ def test_curator_applies_only_where_git_apply_does(scratch, tmp_path_factory, da
     check = subprocess.run(["git", "apply", "--check", "p.diff"], cwd=work, capture_output=True)
     if not conflicts:
         assert check.returncode == 0, (check.stderr, diff, current)
+        # libgit2, the engine `curator apply` writes with, agrees too
+        assert repo.applies(pygit2.Diff.parse_diff(diff), pygit2.enums.ApplyLocation.WORKDIR)
         subprocess.run(["git", "apply", "p.diff"], cwd=work, check=True, capture_output=True)
         view = report.subject.changes[0]
         assert view.post_from_current is not None

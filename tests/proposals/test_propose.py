@@ -1,0 +1,82 @@
+"""Staging proposals from work-tree edits, a diff file, or new files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from curator.vault import frontmatter
+from curator.vault.identity import is_fresh_kp_ulid
+from tests.conftest import GitVault, note
+
+
+def test_worktree_edits_become_a_proposal_and_the_files_are_restored(vault: GitVault, cli) -> None:
+    original = vault.read("notes/alpha.md")
+    vault.write("notes/alpha.md", original.replace("Second line.", "Second line, better."))
+    (vault.root / "notes/beta.md").unlink()
+    vault.write("notes/new idea.md", "---\ntitle: New idea\n---\n# New idea\n")
+    vault.write("elsewhere.csv", "not,a,note\n")
+    r = cli("--vault", vault.root, "--json", "propose", "--title", "Tidy", "--rationale", "why not", "--author", "agent:helper")
+    assert r.code == 0, r
+    data = json.loads(r.out)
+    assert data["ok"] and data["staged"]
+    pid = data["id"]
+    assert vault.read("notes/alpha.md") == original
+    assert (vault.root / "notes/beta.md").exists()
+    assert not (vault.root / "notes/new idea.md").exists()
+    assert (vault.root / "elsewhere.csv").exists()
+    folder = vault.root / ".kp" / "proposals" / pid
+    created = (folder / "files" / "notes" / "new idea.md").read_text()
+    meta, _ = frontmatter.read(created)
+    assert is_fresh_kp_ulid(meta["kp_id"]) and data["minted"]
+    manifest = (folder / "proposal.yaml").read_text()
+    assert "agent" in manifest and "helper" in manifest and "Tidy" in manifest
+    # applying it brings the edits back, committed
+    assert cli("--vault", vault.root, "apply", pid, "--yes").code == 0
+    assert "Second line, better." in vault.read("notes/alpha.md")
+    assert not (vault.root / "notes/beta.md").exists()
+    assert (vault.root / "notes/new idea.md").read_text() == created
+
+
+def test_a_rejected_worktree_proposal_is_not_staged_and_keeps_the_edits(vault: GitVault, cli) -> None:
+    edited = vault.read("notes/alpha.md").replace("kp:01J0000000000000000000ALPH", "kp:changed")
+    vault.write("notes/alpha.md", edited)
+    r = cli("--vault", vault.root, "propose")
+    assert r.code == 1 and "KP006" in r.out
+    assert vault.read("notes/alpha.md") == edited
+    assert list((vault.root / ".kp" / "proposals").iterdir()) == []
+
+
+def test_staged_changes_are_refused(vault: GitVault, cli) -> None:
+    vault.write("notes/alpha.md", vault.read("notes/alpha.md") + "x\n")
+    vault.git("add", "notes/alpha.md")
+    r = cli("--vault", vault.root, "propose")
+    assert r.code == 2 and "staged changes" in r.err
+
+
+def test_patch_file_and_create(vault: GitVault, cli, tmp_path: Path) -> None:
+    old = vault.read("notes/beta.md")
+    (vault.root / "notes/beta.md").write_text(old.replace("Beta text.", "Beta text, patched."))
+    patch = vault.git("diff").stdout
+    vault.git("checkout", "--", "notes/beta.md")
+    (tmp_path / "p.diff").write_text(patch)
+    (tmp_path / "gamma.md").write_text(note("kp:01J000000000000000000GAMMA", "Gamma"))
+    r = cli("--vault", vault.root, "--json", "propose", "--patch", tmp_path / "p.diff",
+            "--create", f"notes/gamma.md={tmp_path / 'gamma.md'}")
+    assert r.code == 0, r
+    data = json.loads(r.out)
+    assert data["ok"]
+    assert vault.read("notes/beta.md") == old  # staging changes nothing
+    assert cli("--vault", vault.root, "apply", data["id"], "--yes").code == 0
+    assert "patched" in vault.read("notes/beta.md") and (vault.root / "notes/gamma.md").exists()
+
+
+def test_nothing_to_propose(vault: GitVault, cli) -> None:
+    r = cli("--vault", vault.root, "propose")
+    assert r.code == 2 and "nothing to propose" in r.err
+
+
+def test_unreadable_patch_is_a_usage_error(vault: GitVault, cli, tmp_path: Path) -> None:
+    (tmp_path / "bad.diff").write_text("this is not a diff\n")
+    r = cli("--vault", vault.root, "propose", "--patch", tmp_path / "bad.diff")
+    assert r.code == 2 and "cannot be read" in r.err
