@@ -14,13 +14,15 @@ def register(cli: click.Group, json_option: Callable[..., Any], app_of: Callable
     @click.option("--all", "all_", is_flag=True, help="Check every proposal, decided ones included (default: the pending queue).")
     @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
                   help="Output format; json is validation/v1.")
+    @click.option("--against", default="HEAD", show_default=True, metavar="REV",
+                  help="The commit notes are compared with (CI passes the commit before the push).")
     @json_option
     @click.pass_context
-    def validate(ctx: click.Context, targets: tuple[str, ...], all_: bool, fmt: str, json_: bool) -> int:
+    def validate(ctx: click.Context, targets: tuple[str, ...], all_: bool, fmt: str, against: str, json_: bool) -> int:
         """Check proposals (and changed notes) with the deterministic validator. Exit 0 valid, 1 rejected."""
         from curator.commands import validate as cmd
 
-        return cmd.run(app_of(ctx, json_), targets, all_, fmt)
+        return cmd.run(app_of(ctx, json_), targets, all_, fmt, against)
 
     @cli.command()
     @click.argument("paths", nargs=-1, type=click.Path())

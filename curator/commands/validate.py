@@ -62,7 +62,7 @@ def _pending(vault: Vault, ids: list[str]) -> list[str]:
     return keep
 
 
-def run(app: App, targets: tuple[str, ...], all_: bool, fmt: str) -> int:
+def run(app: App, targets: tuple[str, ...], all_: bool, fmt: str, against: str = "HEAD") -> int:
     from curator.validator import validate_proposal
     from curator.validator.notes import check_note
     from curator.validator.report import to_json, to_text
@@ -75,7 +75,8 @@ def run(app: App, targets: tuple[str, ...], all_: bool, fmt: str) -> int:
     else:
         every = store.list_ids(vault.root)
         ids, note_paths = (every if all_ else _pending(vault, every)), []
-    state = RepoState(vault, settings)
+    state = RepoState(vault, settings, against=against)
+    _ = state.head_tree  # a bad --against is a usage error before any output
     reports = [validate_proposal(state, store.load(vault.root, pid)) for pid in ids]
     notes = [check_note(state, p) for p in note_paths]
     text = to_json(reports, notes) if (fmt == "json" or app.json) else to_text(reports, notes)

@@ -30,9 +30,13 @@ _KP_LINE = re.compile(r"^kp_id[ \t]*:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
 
 
 class RepoState:
-    def __init__(self, vault: Vault, settings: Settings, overlay: dict[str, bytes | None] | None = None) -> None:
+    def __init__(self, vault: Vault, settings: Settings, overlay: dict[str, bytes | None] | None = None,
+                 against: str = "HEAD") -> None:
         self.vault = vault
         self.settings = settings
+        # The commit that "committed" means: HEAD for the pre-commit hook, the commit
+        # before a push for CI (which checks out the pushed commit itself).
+        self.against = against
         # Paths to see as if they held other bytes (None: absent). `curator propose`
         # validates work-tree edits as they will be once the files are restored.
         self.overlay = overlay or {}
@@ -43,11 +47,19 @@ class RepoState:
 
     @cached_property
     def head_tree(self) -> pygit2.Tree | None:
+        import pygit2
+
         try:
-            if self.repo.head_is_unborn:
-                return None
-            return self.repo.head.peel().tree  # type: ignore[no-any-return]
-        except Exception:
+            if self.against == "HEAD":
+                if self.repo.head_is_unborn:
+                    return None
+                return self.repo.head.peel().tree  # type: ignore[no-any-return]
+            return self.repo.revparse_single(self.against).peel(pygit2.Commit).tree  # type: ignore[no-any-return]
+        except (KeyError, ValueError, pygit2.GitError):
+            if self.against != "HEAD":
+                from curator.errors import UsageError
+
+                raise UsageError(f"--against {self.against}: no such commit in this repository") from None
             return None
 
     @cached_property

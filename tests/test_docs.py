@@ -1,0 +1,54 @@
+"""The README cannot drift: every command has --help and appears there with every option."""
+
+from __future__ import annotations
+
+import click
+import pytest
+
+from curator.main import cli, main
+from tests.conftest import ROOT
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], click.Command]]:
+    out = []
+    for name, cmd in sorted(group.commands.items()):
+        path = (*prefix, name)
+        out.append((path, cmd))
+        if isinstance(cmd, click.Group):
+            out.extend(_commands(cmd, path))
+    return out
+
+
+COMMANDS = _commands(cli)
+
+
+def test_the_cli_has_the_commands_of_the_spec() -> None:
+    names = {" ".join(p) for p, _ in COMMANDS}
+    assert {"init", "new", "doctor", "hooks install", "validate", "propose", "proposals", "apply", "reject"} <= names
+
+
+@pytest.mark.parametrize(("path", "cmd"), COMMANDS, ids=[" ".join(p) for p, _ in COMMANDS])
+def test_command_has_help_and_is_in_the_readme(path: tuple[str, ...], cmd: click.Command, capsys) -> None:
+    assert main([*path, "--help"]) == 0
+    assert "Usage:" in capsys.readouterr().out
+    assert f"curator {' '.join(path)}" in README, f"`curator {' '.join(path)}` is missing from README.md"
+    for param in cmd.params:
+        if isinstance(param, click.Option):
+            longest = max(param.opts, key=len)
+            if longest in ("--help",):
+                continue
+            assert longest in README, f"{longest} of `curator {' '.join(path)}` is missing from README.md"
+
+
+def test_global_options_are_in_the_readme() -> None:
+    for param in cli.params:
+        if isinstance(param, click.Option) and "--version" not in param.opts:
+            assert max(param.opts, key=len) in README
+
+
+def test_readme_gives_the_two_commands_and_ci_runs_the_test_one() -> None:
+    assert "make example" in README and "make test" in README
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "make test" in ci

@@ -1,0 +1,30 @@
+"""`curator validate` (the pre-commit hook) must not import torch, textual or the MCP SDK."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.conftest import GitVault
+
+HEAVY = ("torch", "textual", "mcp", "sentence_transformers", "transformers", "numpy")
+
+PROBE = """
+import sys
+from curator.main import main
+code = main(sys.argv[1:])
+heavy = sorted({m.split('.')[0] for m in sys.modules} & set(%r))
+print("HEAVY=" + ",".join(heavy))
+""" % (HEAVY,)
+
+
+def test_validate_stays_light(example_vault: GitVault) -> None:
+    r = subprocess.run([sys.executable, "-c", PROBE, "--vault", str(example_vault.root), "validate", "--all"],
+                       capture_output=True, text=True)
+    assert "HEAVY=\n" in r.stdout or r.stdout.rstrip().endswith("HEAVY="), r.stdout + r.stderr
+
+
+def test_doctor_stays_light(example_vault: GitVault) -> None:
+    r = subprocess.run([sys.executable, "-c", PROBE, "--vault", str(example_vault.root), "doctor"],
+                       capture_output=True, text=True)
+    assert r.stdout.rstrip().endswith("HEAVY="), r.stdout + r.stderr
