@@ -9,4 +9,86 @@ import click
 
 
 def register(cli: click.Group, json_option: Callable[..., Any], app_of: Callable[..., Any]) -> None:
-    pass
+    @cli.group(invoke_without_command=True)
+    @click.option("--quiet", "-q", is_flag=True, help="Print nothing unless something is wrong.")
+    @json_option
+    @click.pass_context
+    def index(ctx: click.Context, quiet: bool, json_: bool) -> int | None:
+        """Reconcile the index with the vault: only what changed is read, chunked and embedded."""
+        if ctx.invoked_subcommand is not None:
+            return None
+        from curator.commands import index as cmd
+
+        return cmd.run(app_of(ctx, json_), quiet)
+
+    @index.command("rebuild")
+    @json_option
+    @click.pass_context
+    def index_rebuild(ctx: click.Context, json_: bool) -> int:
+        """Build a new epoch from the config beside the serving one, verify it, swap it in."""
+        from curator.commands import index as cmd
+
+        return cmd.run_rebuild(app_of(ctx, json_))
+
+    @cli.command()
+    @click.argument("query")
+    @click.option("--k", type=click.IntRange(1, 1000), help="How many hits (default: search.k in the config).")
+    @click.option("--mode", type=click.Choice(["hybrid", "lexical", "vector"]), default="hybrid", show_default=True)
+    @click.option("--tag", "tags", multiple=True, help="Only notes with this tag (repeatable: all must match).")
+    @click.option("--path", "path_glob", metavar="GLOB", help="Only notes whose path matches, e.g. 'meetings/**'.")
+    @click.option("--namespace", metavar="NS", help="Only notes whose kp_id is in this namespace, e.g. kp or zotero.")
+    @click.option("--since", metavar="DATE", help="Only notes dated (created/date) on or after DATE.")
+    @click.option("--until", metavar="DATE", help="Only notes dated on or before DATE.")
+    @click.option("--links/--no-links", default=None, help="Add link neighbours of the top hits as a third list.")
+    @click.option("--mmr/--no-mmr", default=None, help="Diversify the hits (maximal marginal relevance).")
+    @click.option("--explain", is_flag=True, help="Show each leg's rank and score for every hit.")
+    @json_option
+    @click.pass_context
+    def search(ctx: click.Context, query: str, k: int | None, mode: str, tags: tuple[str, ...], path_glob: str | None,
+               namespace: str | None, since: str | None, until: str | None, links: bool | None, mmr: bool | None,
+               explain: bool, json_: bool) -> int:
+        """Search the vault: BM25 and vectors fused by rank; every hit cites path:start-end."""
+        from curator.commands import search as cmd
+        from curator.search.filters import Filters
+
+        filters = Filters(tuple(tags), path_glob, namespace, since, until)
+        return cmd.run(app_of(ctx, json_), query, k, mode, filters, links, mmr, explain)
+
+    @cli.command()
+    @json_option
+    @click.pass_context
+    def status(ctx: click.Context, json_: bool) -> int:
+        """Index health: epoch, counts, embedder, pending embeddings, last reconcile, remote usage."""
+        from curator.commands import status as cmd
+
+        return cmd.run(app_of(ctx, json_))
+
+    @cli.command("ls")
+    @json_option
+    @click.pass_context
+    def ls_(ctx: click.Context, json_: bool) -> int:
+        """List the documents in the index."""
+        from curator.commands import ls as cmd
+
+        return cmd.run(app_of(ctx, json_))
+
+    @cli.command()
+    @click.argument("ref")
+    @click.option("--page", type=int, default=1, show_default=True, help="Which page of 200 lines.")
+    @json_option
+    @click.pass_context
+    def read(ctx: click.Context, ref: str, page: int, json_: bool) -> int:
+        """Show a note (by kp_id, path, title or alias) with line numbers."""
+        from curator.commands import read as cmd
+
+        return cmd.run(app_of(ctx, json_), ref, page)
+
+    @cli.command()
+    @click.argument("ref")
+    @json_option
+    @click.pass_context
+    def relate(ctx: click.Context, ref: str, json_: bool) -> int:
+        """Links, backlinks, unresolved links and one-hop neighbours of a note."""
+        from curator.commands import relate as cmd
+
+        return cmd.run(app_of(ctx, json_), ref)

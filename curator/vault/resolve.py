@@ -19,6 +19,14 @@ class Target:
     aliases: tuple[str, ...] = ()
 
 
+def is_note_link(link: Link, include: tuple[str, ...]) -> bool:
+    """False for links to attachments (images, PDFs): they are not edges between notes."""
+    ext = posixpath.splitext(link.target)[1]
+    if not ext or KP_ID_RE.match(link.target):
+        return True
+    return matches(link.target, include) or not (len(ext) <= 6 and ext[1:].isalnum())
+
+
 class Resolver:
     """Looks targets up in precedence order; ties go to the shortest, then first path."""
 
@@ -44,11 +52,7 @@ class Resolver:
                 self.by_alias.setdefault(a.casefold(), n.path)
 
     def is_note_target(self, link: Link) -> bool:
-        """False for links to attachments (images, PDFs): they are not edges between notes."""
-        ext = posixpath.splitext(link.target)[1]
-        if not ext or KP_ID_RE.match(link.target):
-            return True
-        return matches(link.target, self.include) or not (len(ext) <= 6 and ext[1:].isalnum())
+        return is_note_link(link, self.include)
 
     def resolve(self, link: Link) -> str | None:
         t = link.target

@@ -1,0 +1,24 @@
+"""``curator bench DATASET_DIR``: retrieval quality and speed on a BEIR-format dataset."""
+
+from __future__ import annotations
+
+from curator import output
+from curator.app import App
+
+
+def run(app: App, dataset: str, mode: str, baseline: bool, limit: int | None, fresh: bool) -> int:
+    from curator.bench.runner import format_table, run_bench
+
+    settings = None
+    try:
+        settings = app.settings()
+    except Exception:  # a benchmark needs no vault; defaults then
+        settings = None
+    result = run_bench(dataset, modes=("lexical", "vector", "hybrid") if mode == "all" else (mode,),
+                       settings=settings, baseline=baseline, limit=limit, fresh=fresh,
+                       index_dir=app.index_dir_arg)
+    if app.json:
+        output.emit_json(result)
+    else:
+        output.line(format_table(result))
+    return 0

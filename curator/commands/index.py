@@ -1,0 +1,92 @@
+"""``curator index`` (reconcile) and ``curator index rebuild`` (a new epoch, swapped in)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from curator import output
+from curator.app import App
+
+
+@contextmanager
+def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]:
+    """A progress bar on stderr for long runs; nothing when stderr is not a terminal."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                   console=Console(stderr=True), transient=True)
+    tasks: dict[str, int] = {}
+
+    def update(what: str, done: int, total: int) -> None:
+        if total < 200:
+            return
+        if what not in tasks:
+            tasks[what] = bar.add_task(what, total=total)
+        bar.update(tasks[what], completed=done)
+
+    with bar:
+        yield update
+
+
+def _print(report, quiet: bool, json_: bool) -> None:  # type: ignore[no-untyped-def]
+    if json_:
+        output.emit_json({
+            "epoch": report.epoch,
+            "indexed": report.indexed,
+            "unchanged": report.unchanged,
+            "removed": report.removed,
+            "passages": report.passages,
+            "passages_written": report.written,
+            "vectors_reused": report.reused,
+            "embedded": report.embed.embedded,
+            "seconds": round(report.seconds, 3),
+            "skipped": [{"path": p, "reason": r} for p, r in report.skips],
+            "withheld": [{"path": p, "line": n, "secrets": k} for p, n, k in report.embed.withheld],
+            "rejected": [{"path": p, "line": n, "reason": k} for p, n, k in report.embed.rejected],
+            "warnings": report.warnings,
+        })
+        return
+    for w in report.warnings:
+        output.warn(w)
+    if quiet:
+        return
+    extra = []
+    if report.embed.embedded or report.reused:
+        extra.append(f"{report.embed.embedded} embedded, {report.reused} reused")
+    tail = f" ({'; '.join(extra)})" if extra else ""
+    output.line(f"{report.indexed} indexed, {report.unchanged} unchanged, {report.removed} removed — "
+                f"{report.passages} passages in {report.seconds:.2f}s{tail}")
+    for path, reason in report.skips:
+        output.line(f"skipped {output.safe_path(path)}: {reason}")
+    for path, line, kinds in report.embed.withheld:
+        output.line(f"lexical only {path}:{line}: carries a secret ({kinds}); not sent to the embedder")
+    for path, line, why in report.embed.rejected:
+        output.line(f"not embedded {path}:{line}: the embedder refused it ({why})")
+
+
+def run(app: App, quiet: bool) -> int:
+    from curator.index.reconcile import reconcile
+
+    vault = app.vault()
+    with _progress(not quiet and not app.json) as progress:
+        report = reconcile(vault, app.settings(), app.index_dir(), progress)
+    _print(report, quiet, app.json)
+    return 0
+
+
+def run_rebuild(app: App) -> int:
+    from curator.index.reconcile import rebuild
+
+    vault = app.vault()
+    with _progress(not app.json) as progress:
+        report = rebuild(vault, app.settings(), app.index_dir(), progress)
+    if not app.json:
+        output.line(f"new epoch {report.epoch} is serving")
+    _print(report, False, app.json)
+    return 0

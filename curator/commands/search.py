@@ -1,0 +1,39 @@
+"""``curator search QUERY``: hybrid search with citations."""
+
+from __future__ import annotations
+
+from curator import output
+from curator.app import App
+from curator.search.filters import Filters
+
+
+def run(app: App, query: str, k: int | None, mode: str, filters: Filters, links: bool | None, mmr: bool | None,
+        explain: bool) -> int:
+    from curator.index.reader import open_serving, report_warnings
+    from curator.search.engine import Searcher
+
+    settings = app.settings()
+    opened = open_serving(app)
+    searcher = Searcher(opened.conn, opened.epoch.id, opened.base_url)
+    result = searcher.search(
+        query, k=k or settings.search.k, mode=mode, filters=filters,
+        links=settings.search.links if links is None else links,
+        diversify=settings.search.mmr if mmr is None else mmr,
+    )
+    result.warnings = opened.warnings + result.warnings
+    if app.json:
+        output.emit_json(result.to_json(explain))
+        return 0
+    for w in result.warnings:
+        (output.note if w.startswith("reconciled first") else output.warn)(w)
+    if not result.hits:
+        output.line("no matches")
+        return 0
+    for n, hit in enumerate(result.hits, start=1):
+        ident = f"  {hit.kp_id}" if hit.kp_id else ""
+        output.line(f"{n}. {hit.breadcrumb}  {hit.cite}{ident}")
+        output.line(f"   {hit.snippet}")
+        if explain:
+            legs = ", ".join(f"{name} #{int(v['rank'])} ({v['score']:.4g})" for name, v in hit.legs.items())
+            output.line(f"   fused {hit.score:.4f} = {legs}")
+    return 0

@@ -1,0 +1,1 @@
+"""Embedders: a port with one adapter a module (SPEC §6)."""

@@ -1,0 +1,147 @@
+"""The embedder port, how a provider is chosen, and the registry of adapters."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from curator.errors import EmbedderError
+
+if TYPE_CHECKING:
+    from curator.settings import Settings
+
+LOCAL_DEFAULT_MODEL = "all-MiniLM-L6-v2"
+KNOWN_DIMS = {
+    "all-MiniLM-L6-v2": 384,
+    "all-minilm": 384,
+    "text-embedding-3-small": 1536,
+    "text-embedding-3-large": 3072,
+    "text-embedding-ada-002": 1536,
+    "nomic-embed-text": 768,
+    "mxbai-embed-large": 1024,
+}
+# Names that can silently start meaning another model: an index built with one would
+# mix vectors from two models as soon as the alias moved.
+MOVING_ALIASES = frozenset({"auto", "default", "latest", "best", "embedding", "embeddings"})
+
+
+@dataclass(frozen=True)
+class EmbedderSpec:
+    provider: str
+    model: str | None
+    dims: int
+    base_url: str | None = None
+
+    def fingerprint(self) -> dict[str, object]:
+        return {"provider": self.provider, "model": self.model, "dims": self.dims}
+
+    def describe(self) -> str:
+        if self.provider == "none":
+            return "none (lexical only)"
+        return f"{self.provider}:{self.model} ({self.dims} dims)"
+
+
+class Embedder(Protocol):
+    spec: EmbedderSpec
+    remote: bool
+    """True when passages leave the machine: the leak scanner runs first."""
+
+    def embed(self, texts: list[str]) -> list[bytes]:
+        """float32 vectors of ``spec.dims``, one per text; EmbedderError when unavailable."""
+        ...
+
+    def usage(self) -> tuple[int, int]:
+        """(requests made, tokens sent or estimated) since creation."""
+        ...
+
+
+def _env(name: str) -> str | None:
+    value = os.environ.get(name)
+    return value.strip() if value and value.strip() else None
+
+
+def _dims(model: str | None, configured: int | None, provider: str) -> int:
+    raw = _env("CURATOR_EMBED_DIMS")
+    if raw:
+        try:
+            return int(raw)
+        except ValueError:
+            raise EmbedderError(f"CURATOR_EMBED_DIMS must be a number, not {raw!r}") from None
+    if configured:
+        return configured
+    if model and model in KNOWN_DIMS:
+        return KNOWN_DIMS[model]
+    raise EmbedderError(
+        f"the {provider} model {model!r} has no known size",
+        hint="set embedder.dims in .kp/config.yaml or CURATOR_EMBED_DIMS",
+    )
+
+
+def resolve(settings: Settings) -> EmbedderSpec:
+    """The embedder the config (and environment) asks for now."""
+    cfg = settings.embedder
+    provider = _env("CURATOR_EMBEDDER") or cfg.provider
+    if provider == "none":
+        return EmbedderSpec("none", None, 0)
+    if provider == "local":
+        model = cfg.model or LOCAL_DEFAULT_MODEL
+        return EmbedderSpec("local", model, _dims(model, cfg.dims, provider))
+    if provider == "fake":
+        return EmbedderSpec("fake", "hash-64", 64)
+    if provider == "openai":
+        model = _env("CURATOR_EMBED_MODEL") or cfg.model
+        if not model:
+            raise EmbedderError(
+                "the openai embedder needs a model",
+                hint="set CURATOR_EMBED_MODEL or embedder.model (a chat model id is not an embedding model)",
+            )
+        if model.lower() in MOVING_ALIASES:
+            raise EmbedderError(f"embedding model {model!r} is a moving alias; name the exact model")
+        base = _env("CURATOR_EMBED_BASE_URL") or cfg.base_url or _env("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+        return EmbedderSpec("openai", model, _dims(model, cfg.dims, provider), base.rstrip("/"))
+    if provider == "ollama":
+        model = _env("CURATOR_EMBED_MODEL") or cfg.model
+        if not model:
+            raise EmbedderError("the ollama embedder needs a model", hint="set embedder.model, e.g. nomic-embed-text")
+        host = _env("OLLAMA_HOST") or cfg.base_url or "http://127.0.0.1:11434"
+        if "://" not in host:
+            host = "http://" + host
+        return EmbedderSpec("ollama", model, _dims(model, cfg.dims, provider), host.rstrip("/"))
+    raise EmbedderError(f"unknown embedder {provider!r}", hint="local, openai, ollama or none")
+
+
+def create(spec: EmbedderSpec) -> Embedder:
+    if spec.provider == "local":
+        from curator.embedders.local import LocalEmbedder
+
+        return LocalEmbedder(spec)
+    if spec.provider == "openai":
+        from curator.embedders.openai import OpenAIEmbedder
+
+        return OpenAIEmbedder(spec)
+    if spec.provider == "ollama":
+        from curator.embedders.ollama import OllamaEmbedder
+
+        return OllamaEmbedder(spec)
+    if spec.provider == "fake":
+        from curator.embedders.fake import HashEmbedder
+
+        return HashEmbedder(spec)
+    raise EmbedderError(f"no embedder for provider {spec.provider!r}")
+
+
+def from_fingerprint(data: dict[str, object], base_url: str | None = None) -> EmbedderSpec:
+    return EmbedderSpec(str(data["provider"]), data.get("model") and str(data["model"]), int(data.get("dims") or 0), base_url)  # type: ignore[arg-type]
+
+
+def check_vectors(spec: EmbedderSpec, vectors: list[bytes], expected: int) -> list[bytes]:
+    if len(vectors) != expected:
+        raise EmbedderError(f"{spec.provider} returned {len(vectors)} vectors for {expected} passages")
+    for v in vectors:
+        if len(v) != 4 * spec.dims:
+            raise EmbedderError(
+                f"{spec.provider}:{spec.model} returned {len(v) // 4} dimensions, the index holds {spec.dims}",
+                hint="the model changed? run `curator index rebuild`",
+            )
+    return vectors

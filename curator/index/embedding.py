@@ -1,0 +1,106 @@
+"""Embedding pending passages: in batches, resumable, never marking a note complete early.
+
+Each batch is its own transaction, so a crash loses at most one batch of work and
+the next run picks up the passages still pending. A document is complete only
+when none of its passages is pending.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import apsw
+
+from curator.embedders.base import Embedder
+from curator.embedders.http import Rejected
+from curator.errors import EmbedderError
+from curator.index import db
+from curator.index.writer import VEC_DONE, VEC_PENDING, VEC_REJECTED, VEC_SECRET
+
+
+@dataclass
+class EmbedResult:
+    embedded: int = 0
+    withheld: list[tuple[str, int, str]] = field(default_factory=list)
+    """(path, line, kinds) of passages kept from a remote embedder because they carry secrets."""
+    rejected: list[tuple[str, int, str]] = field(default_factory=list)
+    error: str | None = None
+
+
+def _where(conn: apsw.Connection, pid: int) -> tuple[str, int]:
+    row = conn.execute("SELECT d.path, p.start_line FROM passages p JOIN documents d ON d.id = p.doc_id WHERE p.id = ?",
+                       (pid,)).fetchone()
+    return (row[0], row[1]) if row else ("?", 0)
+
+
+def _settle(conn: apsw.Connection, doc_ids: set[int]) -> None:
+    for doc_id in doc_ids:
+        conn.execute(
+            "UPDATE documents SET complete = NOT EXISTS (SELECT 1 FROM passages WHERE doc_id = ? AND vec = 0) WHERE id = ?",
+            (doc_id, doc_id),
+        )
+
+
+def embed_pending(conn: apsw.Connection, embedder: Embedder, batch_size: int,
+                  progress: Callable[[int], None] | None = None) -> EmbedResult:
+    result = EmbedResult()
+    if not db.has_vectors(conn):
+        return result
+    scan = embedder.remote
+    if scan:
+        from curator.embedders.leaks import find_secrets
+    last_id = 0
+    calls0, tokens0 = embedder.usage()
+    try:
+        while True:
+            rows = conn.execute(
+                "SELECT id, doc_id, breadcrumb, text FROM passages WHERE vec = ? AND id > ? ORDER BY id LIMIT ?",
+                (VEC_PENDING, last_id, batch_size),
+            ).fetchall()
+            if not rows:
+                break
+            last_id = rows[-1][0]
+            batch = []
+            with conn:
+                for pid, doc_id, crumb, text in rows:
+                    kinds = find_secrets(f"{crumb}\n{text}") if scan else []
+                    if kinds:
+                        conn.execute("UPDATE passages SET vec = ?, note = ? WHERE id = ?", (VEC_SECRET, ", ".join(kinds), pid))
+                        path, line = _where(conn, pid)
+                        result.withheld.append((path, line, ", ".join(kinds)))
+                        _settle(conn, {doc_id})
+                    else:
+                        batch.append((pid, doc_id, f"{crumb}\n{text}"))
+            if not batch:
+                continue
+            try:
+                vectors = embedder.embed([t for _, _, t in batch])
+            except Rejected as e:
+                with conn:
+                    for pid, doc_id, _ in batch:
+                        conn.execute("UPDATE passages SET vec = ?, note = ? WHERE id = ?", (VEC_REJECTED, e.detail[:200], pid))
+                        path, line = _where(conn, pid)
+                        result.rejected.append((path, line, f"HTTP {e.status}"))
+                    _settle(conn, {d for _, d, _ in batch})
+                continue
+            with conn:
+                for (pid, _doc_id, _), vec in zip(batch, vectors, strict=True):
+                    conn.execute("INSERT OR REPLACE INTO passages_vec(rowid, embedding) VALUES (?, ?)", (pid, vec))
+                    conn.execute("UPDATE passages SET vec = ? WHERE id = ?", (VEC_DONE, pid))
+                _settle(conn, {d for _, d, _ in batch})
+            result.embedded += len(batch)
+            if progress:
+                progress(len(batch))
+    except EmbedderError as e:
+        result.error = str(e)
+    finally:
+        calls, tokens = embedder.usage()
+        if calls - calls0 or tokens - tokens0:
+            with conn:
+                usage = json.loads(db.get_meta(conn, "remote_usage") or '{"calls": 0, "tokens": 0}')
+                usage["calls"] += calls - calls0
+                usage["tokens"] += tokens - tokens0
+                db.set_meta(conn, "remote_usage", json.dumps(usage))
+    return result

@@ -1,0 +1,161 @@
+"""Epochs: one database per (embedder, chunker, normalisation) fingerprint.
+
+``<index dir>/CURRENT`` names the serving epoch's file under ``epochs/``. A new
+epoch is built beside it and swapped in by replacing CURRENT with a rename, so
+a crash mid-build leaves the serving epoch untouched. A sidecar ``.ok`` file
+records the database's size and mtime after every clean write session: when
+they still match, the database is trusted without a full integrity check.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from curator.embedders.base import EmbedderSpec
+from curator.errors import IndexError_
+from curator.fsutil import fsync_dir, write_atomic
+from curator.index.chunker import CHUNKER_VERSION
+from curator.index.normalise import NORMALISATION_VERSION
+
+POINTER = "CURRENT"
+EPOCHS = "epochs"
+
+
+def fingerprint(spec: EmbedderSpec, mode: str) -> dict[str, Any]:
+    return {
+        "embedder": spec.fingerprint(),
+        "chunker": CHUNKER_VERSION,
+        "normalisation": {"version": NORMALISATION_VERSION, "mode": mode},
+    }
+
+
+def fingerprint_id(fp: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(fp, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def describe(fp: dict[str, Any]) -> str:
+    e = fp["embedder"]
+    emb = "none" if e["provider"] == "none" else f"{e['provider']}:{e['model']}/{e['dims']}"
+    return f"{emb}, chunker v{fp['chunker']}, {fp['normalisation']['mode']} v{fp['normalisation']['version']}"
+
+
+@dataclass(frozen=True)
+class Epoch:
+    index_dir: str
+    name: str
+
+    @property
+    def path(self) -> str:
+        return os.path.join(self.index_dir, EPOCHS, self.name)
+
+    @property
+    def id(self) -> str:
+        return self.name.removesuffix(".sqlite")
+
+    @property
+    def sidecar(self) -> str:
+        return self.path + ".ok"
+
+
+def serving(index_dir: str) -> Epoch | None:
+    try:
+        with open(os.path.join(index_dir, POINTER), encoding="utf-8") as f:
+            name = f.read().strip()
+    except FileNotFoundError:
+        return None
+    if not name or "/" in name or not os.path.exists(os.path.join(index_dir, EPOCHS, name)):
+        return None
+    return Epoch(index_dir, name)
+
+
+def new(index_dir: str, fp: dict[str, Any]) -> Epoch:
+    from curator.vault.identity import new_ulid
+
+    os.makedirs(os.path.join(index_dir, EPOCHS), exist_ok=True)
+    return Epoch(index_dir, f"e-{fingerprint_id(fp)}-{new_ulid().lower()}.sqlite")
+
+
+def swap(epoch: Epoch) -> None:
+    write_atomic(os.path.join(epoch.index_dir, POINTER), (epoch.name + "\n").encode())
+    fsync_dir(epoch.index_dir)
+
+
+def remove_files(epoch: Epoch) -> None:
+    for suffix in ("", "-wal", "-shm", ".ok"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(epoch.path + suffix)
+
+
+def prune(index_dir: str, keep: Epoch) -> None:
+    """Delete every other epoch: readers that still hold one open keep reading it."""
+    folder = os.path.join(index_dir, EPOCHS)
+    try:
+        names = os.listdir(folder)
+    except FileNotFoundError:
+        return
+    for name in names:
+        if name.endswith(".sqlite") and name != keep.name:
+            remove_files(Epoch(index_dir, name))
+
+
+def quarantine(epoch: Epoch) -> str:
+    """Move a corrupt epoch aside (kept for inspection, never read again)."""
+    target = f"{epoch.path}.corrupt-{int(time.time())}"
+    with contextlib.suppress(FileNotFoundError):
+        os.replace(epoch.path, target)
+    for suffix in ("-wal", "-shm", ".ok"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(epoch.path + suffix)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(os.path.join(epoch.index_dir, POINTER))
+    return target
+
+
+def _stat_key(path: str) -> list[int] | None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return [st.st_size, st.st_mtime_ns]
+
+
+def trusted(epoch: Epoch) -> bool:
+    try:
+        with open(epoch.sidecar, encoding="utf-8") as f:
+            recorded = json.load(f)
+    except (OSError, ValueError):
+        return False
+    return bool(recorded == {"db": _stat_key(epoch.path), "wal": _stat_key(epoch.path + "-wal")})
+
+
+def mark_trusted(epoch: Epoch) -> None:
+    data = {"db": _stat_key(epoch.path), "wal": _stat_key(epoch.path + "-wal")}
+    write_atomic(epoch.sidecar, json.dumps(data).encode())
+
+
+@contextlib.contextmanager
+def writer_lock(index_dir: str, wait_seconds: float = 60.0) -> Iterator[None]:
+    """One indexer at a time per index; readers never take it."""
+    os.makedirs(index_dir, exist_ok=True)
+    fd = os.open(os.path.join(index_dir, "writer.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + wait_seconds
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise IndexError_("another curator is indexing this vault", hint="wait for it to finish") from None
+                time.sleep(0.1)
+        yield
+    finally:
+        os.close(fd)

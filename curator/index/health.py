@@ -1,0 +1,51 @@
+"""What ``curator doctor`` says about the index: epoch versus config, corruption, lag."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from curator.errors import EmbedderError
+
+if TYPE_CHECKING:
+    from curator.app import App
+    from curator.settings import Settings
+
+Row = tuple[str, int, str, str, str]
+
+
+def doctor_findings(app: App, settings: Settings) -> list[Row]:
+    import apsw
+
+    from curator.embedders import base as embedders
+    from curator.index import db, epoch as epochs
+    from curator.index.reconcile import mismatch_message
+
+    index_dir = app.index_dir()
+    ep = epochs.serving(index_dir)
+    if ep is None:
+        return []
+    where = "(index)"
+    try:
+        conn = db.connect(ep.path)
+        try:
+            fp = db.get_json(conn, "fingerprint")
+            if not epochs.trusted(ep) and conn.execute("PRAGMA quick_check").fetchall() != [("ok",)]:
+                raise apsw.CorruptError("integrity check failed")
+            pending = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]
+        finally:
+            conn.close()
+    except (apsw.Error, TypeError, ValueError) as e:
+        return [(where, 0, "index-corrupt", f"the index at {ep.path} cannot be trusted ({e})",
+                 "run `curator index`: it moves the file aside and rebuilds")]
+    rows: list[Row] = []
+    try:
+        wanted = epochs.fingerprint(embedders.resolve(settings), settings.index.normalisation)
+    except EmbedderError as e:
+        rows.append((where, 0, "embedder", str(e), "fix embedder.* in .kp/config.yaml or the environment"))
+    else:
+        if wanted != fp:
+            rows.append((where, 0, "epoch-mismatch", mismatch_message(fp, wanted), "run `curator index rebuild`"))
+    if pending:
+        rows.append((where, 0, "pending-embeddings", f"{pending} passage(s) have no vectors yet",
+                     "run `curator index` once the embedder is available"))
+    return rows

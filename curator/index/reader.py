@@ -1,0 +1,98 @@
+"""Opening the serving epoch for reading, brought up to date first when that is cheap.
+
+Every reader surface warns when the config asks for another epoch than the one
+serving; a corrupt database is never read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import apsw
+
+from curator import output
+from curator.app import App
+from curator.errors import EmbedderError, IndexError_
+from curator.index import db, epoch as epochs
+
+
+@dataclass
+class Opened:
+    conn: apsw.Connection
+    epoch: epochs.Epoch
+    warnings: list[str] = field(default_factory=list)
+    base_url: str | None = None
+
+
+def _mismatch(app: App, conn: apsw.Connection) -> tuple[str | None, str | None]:
+    from curator.embedders import base as embedders
+    from curator.index.reconcile import mismatch_message
+
+    settings = app.settings()
+    try:
+        spec = embedders.resolve(settings)
+    except EmbedderError:
+        return None, None
+    serving = db.get_json(conn, "fingerprint")
+    wanted = epochs.fingerprint(spec, settings.index.normalisation)
+    base_url = spec.base_url if spec.provider == serving["embedder"]["provider"] else None
+    return (mismatch_message(serving, wanted) if serving != wanted else None), base_url
+
+
+def open_serving(app: App, *, refresh: bool = True) -> Opened:
+    index_dir = app.index_dir()
+    warnings: list[str] = []
+    if refresh:
+        warnings += _refresh(app, index_dir)
+    ep = epochs.serving(index_dir)
+    if ep is None:
+        raise IndexError_("no index yet", hint="run `curator index`")
+    try:
+        conn = db.connect(ep.path)
+        if db.get_meta(conn, "fingerprint") is None:
+            raise apsw.CorruptError("no fingerprint")
+        mismatch, base_url = _mismatch(app, conn)
+    except (apsw.CorruptError, apsw.NotADBError, apsw.SQLError) as e:
+        raise IndexError_(f"the index is corrupt ({e})", hint="run `curator index` to rebuild it") from None
+    if mismatch:
+        warnings.append(mismatch)
+    return Opened(conn, ep, warnings, base_url)
+
+
+def _refresh(app: App, index_dir: str) -> list[str]:
+    """Reconcile first when the vault changed and no other indexer is running."""
+    from curator.index import reconcile
+
+    ep = epochs.serving(index_dir)
+    if ep is None:
+        return []
+    vault = app.vault()
+    try:
+        conn = db.connect(ep.path)
+        try:
+            stale = not reconcile._unchanged(vault, conn, reconcile._sentinels(vault))
+        finally:
+            conn.close()
+    except (apsw.Error, OSError):
+        return []  # open_serving reports what is wrong
+    if not stale:
+        return []
+    try:
+        with epochs.writer_lock(index_dir, wait_seconds=0):
+            pass
+    except IndexError_:
+        return ["another curator is indexing; results may lag behind the vault"]
+    try:
+        report = reconcile.reconcile(vault, app.settings(), index_dir)
+    except IndexError_:
+        return ["another curator is indexing; results may lag behind the vault"]
+    notes = [f"reconciled first: {report.indexed} indexed, {report.removed} removed"]
+    return [*report.warnings, *notes] if report.indexed or report.removed else report.warnings
+
+
+def report_warnings(opened: Opened) -> None:
+    for w in opened.warnings:
+        if w.startswith("reconciled first"):
+            output.note(w)
+        else:
+            output.warn(w)

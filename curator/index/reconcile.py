@@ -1,0 +1,298 @@
+"""Reconcile: bring the serving epoch up to date with the vault, doing only what changed.
+
+An unchanged vault costs a stat walk and one read of the index: no git, no YAML,
+nothing written, nothing sent. Anything that differs (a file's size or mtime, a
+new or vanished path, git's ignore rules, the config) takes the full path: git
+classifies the tree, changed files are hashed, identical bytes are not
+re-chunked, and only passages whose text changed are embedded again.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import apsw
+
+from curator.embedders import base as embedders
+from curator.errors import EmbedderError, IndexError_
+from curator.index import db, epoch as epochs
+from curator.index.documents import SOURCE, from_note, git_blob_id
+from curator.index.embedding import EmbedResult, embed_pending
+from curator.index.normalise import tokenizer
+from curator.index.writer import Writer, resolve_links
+from curator.settings import Settings
+from curator.vault.discover import Vault
+from curator.vault.note import NotANote
+from curator.vault.tree import FileStat, Skip, walk
+
+BATCH = 500
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass
+class Report:
+    indexed: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    passages: int = 0
+    written: int = 0
+    reused: int = 0
+    embed: EmbedResult = field(default_factory=EmbedResult)
+    seconds: float = 0.0
+    skips: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    epoch: str = ""
+    fast: bool = False
+
+
+def _sentinels(vault: Vault) -> list[object]:
+    """Stats of what decides git's view of the tree besides the files themselves."""
+    home = os.path.expanduser("~")
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    paths = [
+        os.path.join(vault.git_dir, "index"),
+        os.path.join(vault.git_dir, "info", "exclude"),
+        os.path.join(vault.root, ".kp", "config.yaml"),
+        os.path.join(xdg, "git", "ignore"),
+        os.path.join(home, ".gitconfig"),
+    ]
+    out: list[object] = []
+    for p in paths:
+        try:
+            st = os.stat(p)
+            out.append([st.st_size, st.st_mtime_ns])
+        except OSError:
+            out.append(None)
+    return out
+
+
+def _open(ep: epochs.Epoch) -> apsw.Connection:
+    conn = db.connect(ep.path)
+    if not epochs.trusted(ep):
+        result = conn.execute("PRAGMA quick_check").fetchall()
+        if result != [("ok",)]:
+            conn.close()
+            raise apsw.CorruptError(f"integrity check: {result[0][0] if result else 'no answer'}")
+    if db.get_meta(conn, "fingerprint") is None:
+        conn.close()
+        raise apsw.CorruptError("not a Curator index (no fingerprint)")
+    return conn
+
+
+def _create(index_dir: str, fp: dict[str, object], mode: str) -> tuple[epochs.Epoch, apsw.Connection]:
+    ep = epochs.new(index_dir, fp)
+    conn = db.connect(ep.path)
+    dims = int(fp["embedder"]["dims"])  # type: ignore[index]
+    db.create_schema(conn, tokenizer=tokenizer(mode), dims=dims)
+    with conn:
+        db.set_json(conn, "fingerprint", fp)
+        db.set_meta(conn, "created", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+    return ep, conn
+
+
+def _spec_of(conn: apsw.Connection, configured: embedders.EmbedderSpec | None) -> embedders.EmbedderSpec:
+    fp = db.get_json(conn, "fingerprint")
+    base_url = configured.base_url if configured and configured.provider == fp["embedder"]["provider"] else None
+    return embedders.from_fingerprint(fp["embedder"], base_url)
+
+
+def _stored_stats(conn: apsw.Connection) -> tuple[dict[str, tuple[int, int]], set[str]]:
+    stats = {p: (s, m) for p, s, m in conn.execute("SELECT path, size, mtime_ns FROM documents WHERE source = ?", (SOURCE,))}
+    unsized: set[str] = set()
+    for p, s, m in conn.execute("SELECT path, size, mtime_ns FROM skips"):
+        if s >= 0:
+            stats[p] = (s, m)
+        else:
+            unsized.add(p)
+    return stats, unsized
+
+
+def _unchanged(vault: Vault, conn: apsw.Connection, sentinels: list[object]) -> bool:
+    if db.get_json(conn, "walk.sentinels") != sentinels:
+        return False
+    pruned = set(db.get_json(conn, "walk.pruned", []))
+    w = walk(vault.root, lambda d: d in pruned)
+    stats, unsized = _stored_stats(conn)
+    if len(w.files) != len(stats):
+        return False
+    for f in w.files:
+        if stats.get(f.path) != (f.size, f.mtime_ns):
+            return False
+    walk_unsized = {s.path for s in w.skips}
+    stored_unsized = {p for p in unsized if not (p.endswith("/") and p[:-1] in pruned)}
+    return walk_unsized == stored_unsized
+
+
+def _full(vault: Vault, settings: Settings, conn: apsw.Connection, sentinels: list[object], report: Report,
+          progress: Progress | None) -> None:
+    from curator.vault.tree import GitView, classify
+
+    git = GitView(vault)
+    classified = classify(walk(vault.root, git.dir_ignored), settings, git.file_ignored)
+    writer = Writer(conn, vectors=db.has_vectors(conn))
+    known = {p: (i, s, m, b) for i, p, s, m, b in conn.execute(
+        "SELECT id, path, size, mtime_ns, blob FROM documents WHERE source = ?", (SOURCE,))}
+    current = {f.path: f for f in classified.notes}
+    removed = [known[p][0] for p in known if p not in current]
+    todo: list[FileStat] = [f for f in classified.notes
+                            if f.path not in known or known[f.path][1:3] != (f.size, f.mtime_ns)]
+    report.unchanged = len(classified.notes) - len(todo)
+    reuse = writer.reusable([known[f.path][0] for f in todo if f.path in known] + removed)
+    unreadable: list[Skip] = []
+    for start in range(0, len(todo), BATCH):
+        with conn:
+            for f in todo[start : start + BATCH]:
+                try:
+                    with open(vault.abspath(f.path), "rb") as fh:
+                        raw = fh.read()
+                except OSError as e:
+                    unreadable.append(Skip(f.path, f"cannot read: {e.strerror}", f.size, f.mtime_ns))
+                    continue
+                old = known.get(f.path)
+                if old is not None and old[3] == git_blob_id(raw):
+                    writer.touch(old[0], f.size, f.mtime_ns)  # same bytes: a touch, not an edit
+                    report.unchanged += 1
+                    continue
+                try:
+                    doc = from_note(f.path, raw, f.size, f.mtime_ns, settings)
+                except NotANote as e:
+                    unreadable.append(Skip(f.path, e.reason, f.size, f.mtime_ns))
+                    if old is not None:
+                        writer.delete(old[0])
+                        report.removed += 1
+                    continue
+                written, reused = writer.upsert(doc, reuse)
+                report.indexed += 1
+                report.written += written
+                report.reused += reused
+        if progress:
+            progress("reading notes", min(start + BATCH, len(todo)), len(todo))
+    with conn:
+        for doc_id in removed:
+            writer.delete(doc_id)
+        report.removed += len(removed)
+        resolve_links(conn)
+        conn.execute("DELETE FROM skips")
+        for s in sorted([*classified.skips, *unreadable], key=lambda s: s.path):
+            conn.execute("INSERT OR REPLACE INTO skips(path, reason, size, mtime_ns) VALUES (?, ?, ?, ?)",
+                         (s.path, s.reason, s.size, s.mtime_ns))
+        db.set_json(conn, "walk.pruned", classified.ignored_dirs)
+        db.set_json(conn, "walk.sentinels", sentinels)
+
+
+def _finish(conn: apsw.Connection, ep: epochs.Epoch, report: Report, started: float) -> None:
+    with conn:
+        db.set_meta(conn, "last_reconcile", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+        db.set_meta(conn, "last_reconcile_seconds", f"{time.perf_counter() - started:.3f}")
+    report.passages = conn.execute("SELECT count(*) FROM passages").fetchone()[0]
+    report.skips = [(p, r) for p, r in conn.execute("SELECT path, reason FROM skips ORDER BY path")]
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    epochs.mark_trusted(ep)
+    report.epoch = ep.id
+    report.seconds = time.perf_counter() - started
+
+
+def _embed(conn: apsw.Connection, spec: embedders.EmbedderSpec, settings: Settings, report: Report,
+           progress: Progress | None) -> None:
+    if spec.provider == "none":
+        return
+    pending = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]
+    if not pending:
+        return
+    try:
+        embedder = embedders.create(spec)
+    except EmbedderError as e:
+        report.embed.error = str(e)
+    else:
+        done = [0]
+
+        def tick(n: int) -> None:
+            done[0] += n
+            if progress:
+                progress("embedding", done[0], pending)
+
+        report.embed = embed_pending(conn, embedder, settings.embedder.batch_size, tick)
+    if report.embed.error:
+        left = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]
+        report.warnings.append(f"embedder unavailable ({report.embed.error}); {left} passage(s) are found lexically until it is back")
+
+
+def reconcile(vault: Vault, settings: Settings, index_dir: str, progress: Progress | None = None) -> Report:
+    started = time.perf_counter()
+    report = Report()
+    sentinels = _sentinels(vault)
+    mode = settings.index.normalisation
+    try:
+        configured: embedders.EmbedderSpec | None = embedders.resolve(settings)
+    except EmbedderError as e:
+        configured = None
+        config_error = str(e)
+    with epochs.writer_lock(index_dir):
+        ep = epochs.serving(index_dir)
+        conn = None
+        if ep is not None:
+            try:
+                conn = _open(ep)
+            except (apsw.CorruptError, apsw.NotADBError, apsw.SQLError, apsw.IOError) as e:
+                where = epochs.quarantine(ep)
+                report.warnings.append(f"the index was corrupt ({e}); moved it to {where} and rebuilt it")
+                ep = None
+        if ep is None or conn is None:
+            if configured is None:
+                raise EmbedderError(config_error)
+            fp = epochs.fingerprint(configured, mode)
+            ep, conn = _create(index_dir, fp, mode)
+            _full(vault, settings, conn, sentinels, report, progress)
+            epochs.swap(ep)  # lexical answers from here on; vectors follow
+            epochs.prune(index_dir, keep=ep)
+        else:
+            fp = db.get_json(conn, "fingerprint")
+            if configured is not None and fp != epochs.fingerprint(configured, mode):
+                report.warnings.append(mismatch_message(fp, epochs.fingerprint(configured, mode)))
+            if _unchanged(vault, conn, sentinels):
+                report.fast = True
+                report.unchanged = conn.execute("SELECT count(*) FROM documents WHERE source = ?", (SOURCE,)).fetchone()[0]
+            else:
+                _full(vault, settings, conn, sentinels, report, progress)
+        _embed(conn, _spec_of(conn, configured), settings, report, progress)
+        _finish(conn, ep, report, started)
+    return report
+
+
+def mismatch_message(serving: dict[str, object], configured: dict[str, object]) -> str:
+    return (f"the config asks for {epochs.describe(configured)} but the serving epoch is "
+            f"{epochs.describe(serving)}; run `curator index rebuild`")
+
+
+def rebuild(vault: Vault, settings: Settings, index_dir: str, progress: Progress | None = None) -> Report:
+    """Build a new epoch from the config beside the serving one; swap only when it is complete."""
+    started = time.perf_counter()
+    report = Report()
+    spec = embedders.resolve(settings)
+    mode = settings.index.normalisation
+    fp = epochs.fingerprint(spec, mode)
+    with epochs.writer_lock(index_dir):
+        ep, conn = _create(index_dir, fp, mode)
+        try:
+            _full(vault, settings, conn, _sentinels(vault), report, progress)
+            _embed(conn, spec, settings, report, progress)
+            pending = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]
+            check = conn.execute("PRAGMA quick_check").fetchall()
+            if pending or check != [("ok",)]:
+                why = f"{pending} passage(s) lack vectors" if pending else f"integrity check: {check[0][0]}"
+                raise IndexError_(f"the new epoch is incomplete ({why}); the serving epoch is unchanged",
+                                  hint=report.embed.error or "run it again")
+            _finish(conn, ep, report, started)
+        except BaseException:
+            try:
+                conn.close()
+            finally:
+                epochs.remove_files(ep)
+            raise
+        epochs.swap(ep)
+        epochs.prune(index_dir, keep=ep)
+    return report

@@ -1,0 +1,161 @@
+"""Writing documents into an epoch: passages, FTS rows, reused vectors, tags, keys, links."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import posixpath
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import apsw
+
+from curator.index.chunker import Passage
+from curator.index.normalise import extra_terms
+
+VEC_PENDING, VEC_DONE, VEC_SECRET, VEC_REJECTED, VEC_NONE = 0, 1, 2, 3, 4
+
+
+@dataclass
+class DocInput:
+    source: str
+    path: str
+    title: str
+    passages: list[Passage]
+    kp_id: str | None = None
+    size: int = -1
+    mtime_ns: int = -1
+    blob: str | None = None
+    date: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    body_line: int = 1
+    tags: list[str] = field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
+    links: list[tuple[int, str, str, str | None]] = field(default_factory=list)
+    """(line, kind, target, heading) for links to notes."""
+
+    @property
+    def namespace(self) -> str | None:
+        if self.kp_id and ":" in self.kp_id:
+            return self.kp_id.split(":", 1)[0]
+        return None
+
+
+def passage_hash(p: Passage) -> str:
+    return hashlib.sha1(p.embed_text.encode("utf-8")).hexdigest()
+
+
+class Writer:
+    def __init__(self, conn: apsw.Connection, *, vectors: bool) -> None:
+        self.conn = conn
+        self.vectors = vectors
+
+    def doc_id(self, source: str, path: str) -> int | None:
+        row = self.conn.execute("SELECT id FROM documents WHERE source = ? AND path = ?", (source, path)).fetchone()
+        return row[0] if row else None
+
+    def reusable(self, doc_ids: Iterable[int]) -> dict[str, bytes]:
+        """Vectors of the given documents' passages, by content hash, to keep across re-chunking."""
+        if not self.vectors:
+            return {}
+        found: dict[str, bytes] = {}
+        for doc_id in doc_ids:
+            for h, emb in self.conn.execute(
+                "SELECT p.hash, v.embedding FROM passages p JOIN passages_vec v ON v.rowid = p.id WHERE p.doc_id = ?",
+                (doc_id,),
+            ):
+                found[h] = emb
+        return found
+
+    def _clear(self, doc_id: int) -> None:
+        c = self.conn
+        ids = [r[0] for r in c.execute("SELECT id FROM passages WHERE doc_id = ?", (doc_id,))]
+        for pid in ids:
+            c.execute("DELETE FROM passages_fts WHERE rowid = ?", (pid,))
+            if self.vectors:
+                c.execute("DELETE FROM passages_vec WHERE rowid = ?", (pid,))
+        c.execute("DELETE FROM passages WHERE doc_id = ?", (doc_id,))
+        c.execute("DELETE FROM tags WHERE doc_id = ?", (doc_id,))
+        c.execute("DELETE FROM doc_keys WHERE doc_id = ?", (doc_id,))
+        c.execute("DELETE FROM links WHERE src = ?", (doc_id,))
+
+    def delete(self, doc_id: int) -> None:
+        self._clear(doc_id)
+        self.conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+        self.conn.execute("UPDATE links SET dst = NULL WHERE dst = ?", (doc_id,))
+
+    def touch(self, doc_id: int, size: int, mtime_ns: int) -> None:
+        self.conn.execute("UPDATE documents SET size = ?, mtime_ns = ? WHERE id = ?", (size, mtime_ns, doc_id))
+
+    def upsert(self, doc: DocInput, reuse: dict[str, bytes]) -> tuple[int, int]:
+        """Write ``doc``; returns (passages written, vectors reused)."""
+        c = self.conn
+        existing = self.doc_id(doc.source, doc.path)
+        row = (doc.kp_id, doc.namespace, doc.title, doc.size, doc.mtime_ns, doc.blob, doc.date,
+               json.dumps(doc.meta, ensure_ascii=False, default=str, sort_keys=True), doc.body_line)
+        if existing is not None:
+            self._clear(existing)
+            c.execute(
+                "UPDATE documents SET kp_id=?, namespace=?, title=?, size=?, mtime_ns=?, blob=?, date=?, meta=?, "
+                "body_line=?, complete=0 WHERE id=?",
+                (*row, existing),
+            )
+            doc_id = existing
+        else:
+            c.execute(
+                "INSERT INTO documents(source, path, kp_id, namespace, title, size, mtime_ns, blob, date, meta, body_line) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (doc.source, doc.path, *row),
+            )
+            doc_id = c.last_insert_rowid()
+        reused = 0
+        pending = False
+        for p in doc.passages:
+            h = passage_hash(p)
+            vec = VEC_NONE
+            if self.vectors:
+                vec = VEC_DONE if h in reuse else VEC_PENDING
+            c.execute(
+                "INSERT INTO passages(doc_id, seq, start_line, end_line, breadcrumb, text, hash, vec) VALUES (?,?,?,?,?,?,?,?)",
+                (doc_id, p.seq, p.start_line, p.end_line, p.breadcrumb, p.text, h, vec),
+            )
+            pid = c.last_insert_rowid()
+            c.execute("INSERT INTO passages_fts(rowid, breadcrumb, body, extra) VALUES (?, ?, ?, ?)",
+                      (pid, p.breadcrumb, p.text, extra_terms(p.breadcrumb + "\n" + p.text)))
+            if vec == VEC_DONE:
+                c.execute("INSERT INTO passages_vec(rowid, embedding) VALUES (?, ?)", (pid, reuse[h]))
+                reused += 1
+            pending = pending or vec == VEC_PENDING
+        c.execute("UPDATE documents SET complete = ? WHERE id = ?", (0 if pending else 1, doc_id))
+        for tag in dict.fromkeys(t.casefold() for t in doc.tags):
+            c.execute("INSERT INTO tags(doc_id, tag) VALUES (?, ?)", (doc_id, tag))
+        for key, rank in _keys(doc):
+            c.execute("INSERT INTO doc_keys(key, rank, doc_id) VALUES (?, ?, ?)", (key, rank, doc_id))
+        for line, kind, target, heading in doc.links:
+            c.execute("INSERT INTO links(src, line, kind, target, key, heading) VALUES (?, ?, ?, ?, ?, ?)",
+                      (doc_id, line, kind, target, target.casefold(), heading))
+        return len(doc.passages), reused
+
+
+def _keys(doc: DocInput) -> list[tuple[str, int]]:
+    keys: list[tuple[str, int]] = []
+    if doc.kp_id:
+        keys.append((doc.kp_id.casefold(), 0))
+    path = doc.path.casefold()
+    keys.append((path, 1))
+    stem_path = posixpath.splitext(path)[0]
+    if stem_path != path:
+        keys.append((stem_path, 1))
+    keys.append((posixpath.basename(stem_path), 2))
+    keys.append((doc.title.casefold(), 3))
+    keys.extend((a.casefold(), 4) for a in doc.aliases)
+    return list(dict.fromkeys(keys))
+
+
+def resolve_links(conn: apsw.Connection) -> None:
+    """Point every link at the note it names: kp_id, path, stem, title, alias, in that order."""
+    conn.execute(
+        "UPDATE links SET dst = (SELECT k.doc_id FROM doc_keys k WHERE k.key = links.key "
+        "AND (links.kind != 'markdown' OR k.rank <= 1) ORDER BY k.rank, k.doc_id LIMIT 1)"
+    )

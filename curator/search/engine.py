@@ -1,0 +1,141 @@
+"""Running a search against the serving epoch: legs, floor, fusion, hits with citations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import apsw
+
+from curator.embedders import base as embedders
+from curator.errors import EmbedderError, UsageError
+from curator.index import db
+from curator.search import legs as legs_mod
+from curator.search.filters import Filters, Leg
+from curator.search.fuse import cosine, mmr, rrf
+from curator.search.snippet import snippet
+
+MODES = ("hybrid", "lexical", "vector")
+
+
+@dataclass
+class Hit:
+    passage_id: int
+    kp_id: str | None
+    path: str
+    title: str
+    breadcrumb: str
+    start_line: int
+    end_line: int
+    score: float
+    snippet: str
+    source: str = "vault"
+    legs: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    @property
+    def cite(self) -> str:
+        return f"{self.path}:{self.start_line}-{self.end_line}" if self.source == "vault" else self.path
+
+    def to_json(self, explain: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "kp_id": self.kp_id, "path": self.path, "title": self.title, "breadcrumb": self.breadcrumb,
+            "start_line": self.start_line, "end_line": self.end_line, "cite": self.cite,
+            "score": round(self.score, 6), "snippet": self.snippet,
+        }
+        if explain:
+            data["explain"] = self.legs
+        return data
+
+
+@dataclass
+class Result:
+    query: str
+    mode: str
+    epoch: str
+    hits: list[Hit]
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self, explain: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {"query": self.query, "mode": self.mode, "epoch": self.epoch,
+                                "hits": [h.to_json(explain) for h in self.hits]}
+        if self.warnings:
+            data["warnings"] = self.warnings
+        return data
+
+
+class Searcher:
+    """Holds an open epoch and, once needed, the epoch's own embedder for queries."""
+
+    def __init__(self, conn: apsw.Connection, epoch: str, base_url: str | None = None) -> None:
+        self.conn = conn
+        self.epoch = epoch
+        fp = db.get_json(conn, "fingerprint")
+        self.spec = embedders.from_fingerprint(fp["embedder"], base_url)
+        self.has_vectors = db.has_vectors(conn) and self.spec.provider != "none"
+        self._embedder: embedders.Embedder | None = None
+
+    def embed_query(self, text: str) -> bytes:
+        if self._embedder is None:
+            self._embedder = embedders.create(self.spec)
+        return self._embedder.embed([text])[0]
+
+    def search(self, query: str, *, k: int = 10, mode: str = "hybrid", filters: Filters | None = None,
+               links: bool = False, diversify: bool = False, depth: int | None = None) -> Result:
+        if mode not in MODES:
+            raise UsageError(f"--mode must be one of {', '.join(MODES)}")
+        if k < 1:
+            raise UsageError("--k must be at least 1")
+        filters = filters or Filters()
+        depth = depth or max(100, 5 * k)
+        result = Result(query, mode, self.epoch, [])
+        ran: list[Leg] = []
+        if mode in ("hybrid", "lexical"):
+            ran.append(legs_mod.lexical(self.conn, query, filters, depth))
+        if mode in ("hybrid", "vector"):
+            if not self.has_vectors:
+                result.warnings.append("this index has no vectors (embedder: none); lexical results only")
+                if mode == "vector":
+                    ran.append(legs_mod.lexical(self.conn, query, filters, depth))
+                result.mode = "lexical"
+            else:
+                try:
+                    ran.append(legs_mod.vector(self.conn, self.embed_query(query), filters, depth))
+                except EmbedderError as e:
+                    result.warnings.append(f"embedder unavailable ({e}); lexical results only")
+                    if mode == "vector":
+                        ran.append(legs_mod.lexical(self.conn, query, filters, depth))
+                    result.mode = "lexical"
+        fused = rrf(ran)
+        if links:
+            seeds = [pid for pid, _ in fused[: max(5, k)]]
+            ran.append(legs_mod.links(self.conn, seeds, filters, query, depth))
+            fused = rrf(ran)
+        if diversify:
+            fused = mmr(fused[: 4 * k], k, self._similarity)
+        result.hits = self._hits(fused[:k], ran, query)
+        return result
+
+    def _similarity(self, a: int, b: int) -> float:
+        if self.has_vectors:
+            va = self.conn.execute("SELECT embedding FROM passages_vec WHERE rowid = ?", (a,)).fetchone()
+            vb = self.conn.execute("SELECT embedding FROM passages_vec WHERE rowid = ?", (b,)).fetchone()
+            if va and vb:
+                return cosine(va[0], vb[0])
+        ta = set(self.conn.execute("SELECT text FROM passages WHERE id = ?", (a,)).fetchone()[0].lower().split())
+        tb = set(self.conn.execute("SELECT text FROM passages WHERE id = ?", (b,)).fetchone()[0].lower().split())
+        return len(ta & tb) / (len(ta | tb) or 1)
+
+    def _hits(self, fused: list[tuple[int, float]], ran: list[Leg], query: str) -> list[Hit]:
+        ranks = {leg.name: {pid: (r, s) for r, (pid, s) in enumerate(leg.ranked, start=1)} for leg in ran}
+        hits = []
+        for pid, score in fused:
+            row = self.conn.execute(
+                "SELECT d.kp_id, d.path, d.title, p.breadcrumb, p.start_line, p.end_line, p.text, d.source "
+                "FROM passages p JOIN documents d ON d.id = p.doc_id WHERE p.id = ?", (pid,)).fetchone()
+            if row is None:
+                continue
+            kp_id, path, title, crumb, start, end, text, source = row
+            legs = {name: {"rank": float(table[pid][0]), "score": round(table[pid][1], 6)}
+                    for name, table in ranks.items() if pid in table}
+            hits.append(Hit(pid, kp_id, path, title, crumb, start, end, score, snippet(text, query), source, legs))
+        return hits
