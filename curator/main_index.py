@@ -92,3 +92,18 @@ def register(cli: click.Group, json_option: Callable[..., Any], app_of: Callable
         from curator.commands import relate as cmd
 
         return cmd.run(app_of(ctx, json_), ref)
+
+    @cli.command()
+    @click.argument("dataset_dir", type=click.Path(exists=True, file_okay=False))
+    @click.option("--mode", type=click.Choice(["lexical", "vector", "hybrid", "all"]), default="all", show_default=True)
+    @click.option("--baseline", is_flag=True, help="Also run bm25s on the same data and queries.")
+    @click.option("--limit", type=click.IntRange(1), help="Only the first N test queries.")
+    @click.option("--fresh", is_flag=True, help="Rebuild the benchmark index instead of reusing the cached one.")
+    @json_option
+    @click.pass_context
+    def bench(ctx: click.Context, dataset_dir: str, mode: str, baseline: bool, limit: int | None, fresh: bool,
+              json_: bool) -> int:
+        """Retrieval benchmark on BEIR-format data: nDCG@10, recall@100, index time, latency."""
+        from curator.commands import bench as cmd
+
+        return cmd.run(app_of(ctx, json_), dataset_dir, mode, baseline, limit, fresh)

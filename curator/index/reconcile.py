@@ -184,14 +184,18 @@ def _full(vault: Vault, settings: Settings, conn: apsw.Connection, sentinels: li
 
 
 def _finish(conn: apsw.Connection, ep: epochs.Epoch, report: Report, started: float) -> None:
-    with conn:
-        db.set_meta(conn, "last_reconcile", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
-        db.set_meta(conn, "last_reconcile_seconds", f"{time.perf_counter() - started:.3f}")
+    wrote = not report.fast or report.embed.embedded or report.embed.withheld or report.embed.rejected
+    if wrote:
+        with conn:
+            db.set_meta(conn, "last_reconcile", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+            db.set_meta(conn, "last_reconcile_seconds", f"{time.perf_counter() - started:.3f}")
     report.passages = conn.execute("SELECT count(*) FROM passages").fetchone()[0]
     report.skips = [(p, r) for p, r in conn.execute("SELECT path, reason FROM skips ORDER BY path")]
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    if wrote:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
-    epochs.mark_trusted(ep)
+    if wrote:
+        epochs.mark_trusted(ep)
     report.epoch = ep.id
     report.seconds = time.perf_counter() - started
 
@@ -235,6 +239,9 @@ def reconcile(vault: Vault, settings: Settings, index_dir: str, progress: Progre
         ep = epochs.serving(index_dir)
         conn = None
         if ep is not None:
+            # Holding the writer lock, no rebuild is running: an epoch file that is not
+            # serving is what a killed rebuild left behind.
+            epochs.prune(index_dir, keep=ep)
             try:
                 conn = _open(ep)
             except (apsw.CorruptError, apsw.NotADBError, apsw.SQLError, apsw.IOError) as e:

@@ -81,12 +81,22 @@ class Searcher:
 
     def search(self, query: str, *, k: int = 10, mode: str = "hybrid", filters: Filters | None = None,
                links: bool = False, diversify: bool = False, depth: int | None = None) -> Result:
-        if mode not in MODES:
-            raise UsageError(f"--mode must be one of {', '.join(MODES)}")
         if k < 1:
             raise UsageError("--k must be at least 1")
+        result, fused, ran = self.rank(query, mode=mode, filters=filters, links=links, k=k, depth=depth)
+        if diversify:
+            fused = mmr(fused[: 4 * k], k, self._similarity)
+        result.hits = self._hits(fused[:k], ran, query)
+        return result
+
+    def rank(self, query: str, *, mode: str = "hybrid", filters: Filters | None = None, links: bool = False,
+             k: int = 10, depth: int | None = None) -> tuple[Result, list[tuple[int, float]], list[Leg]]:
+        """The fused ranking of passage ids, before hits are read out."""
+        if mode not in MODES:
+            raise UsageError(f"--mode must be one of {', '.join(MODES)}")
         filters = filters or Filters()
-        depth = depth or max(100, 5 * k)
+        # One leg needs no more than k (the floor only looks at the best); fusion needs depth.
+        depth = depth or (k if mode != "hybrid" and not links else max(100, 5 * k))
         result = Result(query, mode, self.epoch, [])
         ran: list[Leg] = []
         if mode in ("hybrid", "lexical"):
@@ -110,10 +120,7 @@ class Searcher:
             seeds = [pid for pid, _ in fused[: max(5, k)]]
             ran.append(legs_mod.links(self.conn, seeds, filters, query, depth))
             fused = rrf(ran)
-        if diversify:
-            fused = mmr(fused[: 4 * k], k, self._similarity)
-        result.hits = self._hits(fused[:k], ran, query)
-        return result
+        return result, fused, ran
 
     def _similarity(self, a: int, b: int) -> float:
         if self.has_vectors:

@@ -48,7 +48,8 @@ def vector(conn: apsw.Connection, query_vec: bytes, filters: Filters, depth: int
             "SELECT rowid, distance FROM passages_vec WHERE embedding MATCH ? AND k = ? ORDER BY distance",
             (query_vec, depth),
         ).fetchall()
-    leg.ranked = [(pid, 1.0 - dist) for pid, dist in rows]
+    # A query with no content embeds to a zero vector: no distance, no ranking.
+    leg.ranked = [(pid, 1.0 - dist) for pid, dist in rows if dist is not None]
     return leg
 
 

@@ -2,25 +2,32 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from curator.index.normalise import fold, query_terms
 
 WIDTH = 220
+_SPACE = re.compile(r"\s+")
 
 
 def snippet(text: str, query: str) -> str:
-    flat = re.sub(r"\s+", " ", text).strip()
+    flat = _SPACE.sub(" ", text).strip()
     if len(flat) <= WIDTH:
         return flat
-    terms = [fold(t) for t in query_terms(query) if len(t) > 2]
-    hay = fold(flat).lower()
-    best, best_hits = 0, -1
-    for start in range(0, max(1, len(flat) - WIDTH + 1), 40):
-        window = hay[start : start + WIDTH]
-        hits = sum(window.count(t[:6]) for t in terms)
-        if hits > best_hits:
-            best, best_hits = start, hits
+    terms = [t[:6] for t in query_terms(query) if len(t) > 2]
+    hay = (flat if flat.isascii() else fold(flat)).lower()
+    best = 0
+    if terms and len(hay) == len(flat):
+        pattern = re.compile("|".join(re.escape(fold(t)) for t in sorted(set(terms), key=len, reverse=True)))
+        spots = [m.start() for m in pattern.finditer(hay)]
+        if spots:
+            best_hits = -1
+            for p in spots:
+                start = max(0, min(p - 30, len(flat) - WIDTH))
+                hits = bisect.bisect_left(spots, start + WIDTH) - bisect.bisect_left(spots, start)
+                if hits > best_hits:
+                    best, best_hits = start, hits
     cut = flat[best : best + WIDTH]
     if best > 0:
         cut = "…" + cut.split(" ", 1)[-1]

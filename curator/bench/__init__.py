@@ -1,0 +1,1 @@
+"""Retrieval benchmarks on BEIR-format data (SPEC §11)."""

@@ -1,0 +1,170 @@
+"""Running a BEIR benchmark: index the corpus once (cached), then every query per mode."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import statistics
+import time
+from typing import Any
+
+from curator.bench import beir
+from curator.bench.metrics import ndcg_at, percentile, recall_at
+from curator.embedders import base as embedders
+from curator.index import db, epoch as epochs
+from curator.index.corpus import index_corpus
+from curator.index.embedding import embed_pending
+from curator.index.normalise import tokenizer
+from curator.locations import cache_root
+from curator.settings import Settings
+from curator.sources.jsonl import Tally, read
+
+SOURCE = "jsonl:bench"
+
+
+def _index_dir(dataset: beir.Dataset, explicit: str | None) -> str:
+    if explicit:
+        return os.path.abspath(explicit)
+    key = hashlib.sha256(os.path.abspath(dataset.corpus).encode()).hexdigest()[:10]
+    return os.path.join(cache_root(), "bench", f"{dataset.name}-{key}")
+
+
+def _build(dataset: beir.Dataset, settings: Settings, index_dir: str, fresh: bool) -> tuple[Any, dict[str, Any]]:
+    spec = embedders.resolve(settings)
+    mode = settings.index.normalisation
+    fp = epochs.fingerprint(spec, mode)
+    with epochs.writer_lock(index_dir):
+        ep = epochs.serving(index_dir)
+        conn = None
+        if ep is not None and not fresh:
+            conn = db.connect(ep.path)
+            if db.get_json(conn, "fingerprint") != fp:
+                conn.close()
+                conn = None
+        built: dict[str, Any] = {}
+        if conn is None:
+            ep = epochs.new(index_dir, fp)
+            conn = db.connect(ep.path)
+            db.create_schema(conn, tokenizer=tokenizer(mode), dims=spec.dims)
+            with conn:
+                db.set_json(conn, "fingerprint", fp)
+            started = time.perf_counter()
+            tally = Tally()
+            indexed, _, _ = index_corpus(conn, SOURCE, read(dataset.corpus, tally), vectors=spec.dims > 0)
+            lexical_s = time.perf_counter() - started
+            embed_s = 0.0
+            if spec.provider != "none":
+                t = time.perf_counter()
+                result = embed_pending(conn, embedders.create(spec), settings.embedder.batch_size)
+                embed_s = time.perf_counter() - t
+                if result.error:
+                    from curator.errors import EmbedderError
+
+                    raise EmbedderError(result.error)
+            built = {"documents": indexed, "malformed_lines": tally.malformed,
+                     "lexical_seconds": round(lexical_s, 2), "embed_seconds": round(embed_s, 2)}
+            with conn:
+                db.set_json(conn, "bench.build", built)
+            epochs.swap(ep)
+            epochs.prune(index_dir, keep=ep)
+        else:
+            built = dict(db.get_json(conn, "bench.build", {}), cached=True)
+        built["passages"] = conn.execute("SELECT count(*) FROM passages").fetchone()[0]
+        return conn, {**built, "epoch": ep.id, "embedder": spec.describe(), "normalisation": mode}
+
+
+def _doc_ranking(conn: Any, fused: list[tuple[int, float]], k: int) -> list[str]:
+    docs: list[str] = []
+    seen: set[str] = set()
+    for pid, _ in fused:
+        row = conn.execute("SELECT d.path FROM passages p JOIN documents d ON d.id = p.doc_id WHERE p.id = ?",
+                           (pid,)).fetchone()
+        if row and row[0] not in seen:
+            seen.add(row[0])
+            docs.append(row[0])
+            if len(docs) >= k:
+                break
+    return docs
+
+
+def _score(rankings: dict[str, list[str]], dataset: beir.Dataset) -> tuple[float, float]:
+    nd = [ndcg_at(rankings[q], dataset.qrels[q], 10) for q in rankings]
+    rc = [recall_at(rankings[q], dataset.qrels[q], 100) for q in rankings]
+    return statistics.fmean(nd), statistics.fmean(rc)
+
+
+def _baseline(dataset: beir.Dataset, queries: dict[str, str]) -> dict[str, Any]:
+    import bm25s
+
+    docs = list(read(dataset.corpus))
+    ids = [d.id for d in docs]
+    try:
+        import Stemmer  # PyStemmer, when installed
+
+        stemmer = Stemmer.Stemmer("english")
+        stemmed = "snowball"
+    except ImportError:
+        stemmer, stemmed = None, "none"
+    started = time.perf_counter()
+    corpus_tokens = bm25s.tokenize([f"{d.title} {d.text}" for d in docs], stopwords="en", stemmer=stemmer, show_progress=False)
+    retriever = bm25s.BM25()
+    retriever.index(corpus_tokens, show_progress=False)
+    index_s = time.perf_counter() - started
+    rankings: dict[str, list[str]] = {}
+    lat: list[float] = []
+    for qid, text in queries.items():
+        t = time.perf_counter()
+        qt = bm25s.tokenize([text], stopwords="en", stemmer=stemmer, show_progress=False)
+        results, _scores = retriever.retrieve(qt, k=100, show_progress=False)
+        lat.append((time.perf_counter() - t) * 1000)
+        rankings[qid] = [ids[i] for i in results[0]]
+    nd, rc = _score(rankings, dataset)
+    return {"mode": f"bm25s (stemmer: {stemmed})", "ndcg@10": round(nd, 4), "recall@100": round(rc, 4),
+            "p50_ms": round(percentile(lat, 50), 2), "p95_ms": round(percentile(lat, 95), 2),
+            "index_seconds": round(index_s, 2)}
+
+
+def run_bench(folder: str, *, modes: tuple[str, ...], settings: Settings | None, baseline: bool,
+              limit: int | None, fresh: bool, index_dir: str | None) -> dict[str, Any]:
+    from curator.search.engine import Searcher
+
+    dataset = beir.load(folder)
+    settings = settings or Settings()
+    queries = dict(list(dataset.queries.items())[:limit]) if limit else dataset.queries
+    conn, built = _build(dataset, settings, _index_dir(dataset, index_dir), fresh)
+    searcher = Searcher(conn, built["epoch"])
+    rows = []
+    for mode in modes:
+        rankings: dict[str, list[str]] = {}
+        lat: list[float] = []
+        warned: list[str] = []
+        for qid, text in queries.items():
+            result, fused, _ = searcher.rank(text, mode=mode, depth=200)
+            warned += result.warnings
+            rankings[qid] = _doc_ranking(conn, fused, 100)
+        for text in queries.values():
+            t = time.perf_counter()
+            searcher.search(text, k=10, mode=mode)
+            lat.append((time.perf_counter() - t) * 1000)
+        nd, rc = _score(rankings, dataset)
+        rows.append({"mode": mode, "ndcg@10": round(nd, 4), "recall@100": round(rc, 4),
+                     "p50_ms": round(percentile(lat, 50), 2), "p95_ms": round(percentile(lat, 95), 2),
+                     "warnings": sorted(set(warned))})
+    if baseline:
+        rows.append(_baseline(dataset, queries))
+    conn.close()
+    return {"dataset": dataset.name, "queries": len(queries), "index": built, "results": rows}
+
+
+def format_table(result: dict[str, Any]) -> str:
+    b = result["index"]
+    lines = [f"{result['dataset']}: {result['queries']} queries; {b.get('documents', '?')} documents, "
+             f"{b['passages']} passages; embedder {b['embedder']}, {b['normalisation']}"]
+    when = " (cached; --fresh rebuilds)" if b.get("cached") else ""
+    lines.append(f"index time: lexical {b.get('lexical_seconds', '?')}s, embedding {b.get('embed_seconds', '?')}s{when}")
+    lines.append(f"{'mode':<28}{'nDCG@10':>9}{'R@100':>8}{'p50 ms':>9}{'p95 ms':>9}")
+    for r in result["results"]:
+        lines.append(f"{r['mode']:<28}{r['ndcg@10']:>9.4f}{r['recall@100']:>8.4f}{r['p50_ms']:>9.2f}{r['p95_ms']:>9.2f}")
+        for w in r.get("warnings", []):
+            lines.append(f"  warning: {w}")
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""Read-only canonical sources beside the vault (SPEC §9)."""

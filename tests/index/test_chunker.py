@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from curator.index.chunker import MAX_CHARS, chunk
+
+
+def test_split_at_headings_with_breadcrumbs_and_line_ranges() -> None:
+    body = "# Title\n\nIntro.\n\n## Setup\n\nSteps.\n\n### Linux\n\nApt.\n\n## Use\n\nRun it.\n"
+    ps = chunk(body, 5, "Title")
+    assert [(p.breadcrumb, p.start_line, p.end_line) for p in ps] == [
+        ("Title", 5, 7),
+        ("Title › Setup", 9, 11),
+        ("Title › Setup › Linux", 13, 15),
+        ("Title › Use", 17, 19),
+    ]
+    assert ps[2].text == "### Linux\n\nApt."
+    assert ps[2].embed_text.startswith("Title › Setup › Linux\n")
+
+
+def test_never_split_inside_fenced_code() -> None:
+    body = "# Doc\n\n```python\n# not a heading\ndef f():\n    pass\n```\n\nafter\n"
+    ps = chunk(body, 1, "Doc")
+    assert len(ps) == 1 and "# not a heading" in ps[0].text
+
+
+def test_long_sections_split_at_blank_lines() -> None:
+    para = ("word " * 60).strip()
+    body = "# Long\n\n" + "\n\n".join(f"{para} {i}" for i in range(12)) + "\n"
+    ps = chunk(body, 1, "Long")
+    assert len(ps) > 1
+    assert all(len(p.text) <= MAX_CHARS for p in ps)
+    assert all(p.breadcrumb == "Long" for p in ps)
+    lines = body.split("\n")
+    for p in ps:
+        assert "\n".join(lines[p.start_line - 1 : p.end_line]) == p.text
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["# H1", "## H2", "text line", "", "```", "code", "more words here " * 30, "- item"]),
+                max_size=60))
+def test_passages_are_exactly_their_lines(lines: list[str]) -> None:
+    body = "\n".join(lines) + "\n"
+    file_lines = body.split("\n")
+    previous_end = 0
+    for p in chunk(body, 1, "T"):
+        assert 1 <= p.start_line <= p.end_line <= len(lines)
+        assert p.start_line > previous_end  # no overlap, in order
+        previous_end = p.end_line
+        span = "\n".join(file_lines[p.start_line - 1 : p.end_line])
+        if p.start_line == p.end_line and len(span) > MAX_CHARS:
+            assert p.text in span  # a very long line is cut at sentences
+        else:
+            collapse = lambda t: re.sub(r"\n(?:[ \t]*\n)+", "\n\n", t).strip()  # noqa: E731
+            assert collapse(span) == collapse(p.text)
+        assert p.text.strip()

@@ -1,0 +1,135 @@
+"""Reconcile: only what changed is read, chunked and embedded; nothing else is touched."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import GitVault, note
+
+
+@pytest.fixture(autouse=True)
+def _fake_embedder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CURATOR_EMBEDDER", "fake")
+
+
+def _index(cli, root: Path, *args: str) -> dict:
+    r = cli("--vault", root, "--json", "index", *args)
+    assert r.code == 0, r
+    return json.loads(r.out)
+
+
+def _epoch_file(root: Path) -> Path:
+    cache = Path(os.environ["XDG_CACHE_HOME"]) / "curator"
+    (current,) = list(cache.rglob("CURRENT"))
+    return current.parent / "epochs" / current.read_text().strip()
+
+
+def test_first_index_then_nothing_changes(example_vault: GitVault, cli) -> None:
+    first = _index(cli, example_vault.root)
+    assert (first["indexed"], first["unchanged"], first["removed"]) == (31, 0, 0)
+    assert first["embedded"] == first["passages"] > 31
+    skipped = {s["path"]: s["reason"] for s in first["skipped"]}
+    assert skipped["attachments/architecture.png"] == "not a note (outside notes.include)"
+    db = _epoch_file(example_vault.root)
+    before = (db.stat().st_mtime_ns, db.read_bytes())
+    second = _index(cli, example_vault.root)
+    assert (second["indexed"], second["unchanged"], second["removed"], second["embedded"]) == (0, 31, 0, 0)
+    assert second["skipped"] == first["skipped"]
+    assert (db.stat().st_mtime_ns, db.read_bytes()) == before
+
+
+def test_text_output_names_counts_and_skips(example_vault: GitVault, cli) -> None:
+    r = cli("--vault", example_vault.root, "index")
+    assert r.code == 0
+    first_line = r.out.splitlines()[0]
+    assert first_line.startswith("31 indexed, 0 unchanged, 0 removed — ") and " passages in " in first_line
+    assert "skipped attachments/usage.csv: not a note (outside notes.include)" in r.out
+
+
+def test_an_edit_reembeds_only_the_changed_passages(example_vault: GitVault, cli) -> None:
+    _index(cli, example_vault.root)
+    path = example_vault.root / "sqlite/wal-mode.md"
+    path.write_text(path.read_text().replace("The mode is persistent", "The mode is persistent (really)"))
+    report = _index(cli, example_vault.root)
+    assert (report["indexed"], report["unchanged"]) == (1, 30)
+    assert report["embedded"] == 1  # one of the note's three passages changed
+    assert report["vectors_reused"] == 2
+
+
+def test_touch_without_change_rechunks_nothing(example_vault: GitVault, cli) -> None:
+    _index(cli, example_vault.root)
+    os.utime(example_vault.root / "now.md", ns=(1, 1))
+    report = _index(cli, example_vault.root)
+    assert (report["indexed"], report["unchanged"], report["passages_written"]) == (0, 31, 0)
+
+
+def test_delete_and_rename_between_runs(example_vault: GitVault, cli) -> None:
+    _index(cli, example_vault.root)
+    (example_vault.root / "people/ana-lima.md").unlink()
+    (example_vault.root / "git/blobs-and-trees.md").rename(example_vault.root / "git/objects.md")
+    report = _index(cli, example_vault.root)
+    assert (report["indexed"], report["removed"]) == (1, 2)
+    assert report["embedded"] == 0 and report["vectors_reused"] >= 1  # a rename re-embeds nothing
+    docs = json.loads(cli("--vault", example_vault.root, "--json", "ls").out)["documents"]
+    paths = {d["path"] for d in docs}
+    assert "git/objects.md" in paths and "people/ana-lima.md" not in paths
+
+
+def test_ignored_and_bad_files(example_vault: GitVault, cli) -> None:
+    v = example_vault
+    v.write("drafts/secret-plans.tmp", "ignored by *.tmp")
+    v.write(".obsidian/workspace.md", "ignored folder")
+    v.write("bad/latin1.md", b"caf\xe9")
+    v.write("bad/binary.md", b"\x00\x01\x02")
+    os.symlink("/etc/hostname", v.root / "bad/outside.md")
+    report = _index(cli, v.root)
+    skipped = {s["path"]: s["reason"] for s in report["skipped"]}
+    assert skipped[".obsidian/"] == "ignored by git"
+    assert skipped["drafts/secret-plans.tmp"] == "ignored by git"
+    assert skipped["bad/latin1.md"].startswith("not UTF-8")
+    assert skipped["bad/binary.md"].startswith("binary")
+    assert skipped["bad/outside.md"] == "symlink to a path outside the vault"
+    assert report["indexed"] == 31
+    # un-ignoring a folder is seen without any file changing
+    (v.root / ".gitignore").write_text("*.tmp\n")
+    again = _index(cli, v.root)
+    assert again["indexed"] == 1
+
+
+def test_corrupt_index_is_detected_and_rebuilt(example_vault: GitVault, cli) -> None:
+    _index(cli, example_vault.root)
+    db = _epoch_file(example_vault.root)
+    db.write_bytes(b"this is not a database" * 100)
+    r = cli("--vault", example_vault.root, "--json", "index")
+    assert r.code == 0
+    report = json.loads(r.out)
+    assert report["indexed"] == 31 and any("corrupt" in w for w in report["warnings"])
+    hits = json.loads(cli("--vault", example_vault.root, "--json", "search", "WAL", "--mode", "lexical").out)["hits"]
+    assert hits and hits[0]["path"] == "sqlite/wal-mode.md"
+
+
+def test_truncated_index_is_never_trusted(example_vault: GitVault, cli) -> None:
+    _index(cli, example_vault.root)
+    db = _epoch_file(example_vault.root)
+    data = db.read_bytes()
+    db.write_bytes(data[: len(data) // 3])
+    report = _index(cli, example_vault.root)
+    assert any("corrupt" in w for w in report["warnings"])
+    assert report["indexed"] == 31
+
+
+def test_search_on_a_missing_index_says_what_to_do(vault: GitVault, cli) -> None:
+    r = cli("--vault", vault.root, "search", "alpha")
+    assert r.code == 2 and "curator index" in r.err
+
+
+def test_search_reconciles_a_stale_index_first(example_vault: GitVault, cli) -> None:
+    _index(cli, example_vault.root)
+    example_vault.write("notes/fresh.md", note("kp:01J0000000000000000000FRSH", "Fresh", "zymurgy is brewing science"))
+    r = cli("--vault", example_vault.root, "search", "zymurgy", "--mode", "lexical")
+    assert r.code == 0 and "notes/fresh.md" in r.out
+    assert "reconciled first" in r.err
