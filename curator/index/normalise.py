@@ -50,8 +50,8 @@ def _is_compound(token: str) -> bool:
 
 
 def extra_terms(text: str) -> str:
-    """camelCase sub-words and the joined form of every identifier in ``text``."""
-    seen: set[str] = set()
+    """camelCase sub-words and the joined form of every identifier in ``text``, once per
+    occurrence (so BM25 sees how often an identifier is used)."""
     out: list[str] = []
     for m in WORD_RE.finditer(text):
         token = m.group(0)
@@ -63,10 +63,8 @@ def extra_terms(text: str) -> str:
         # unicode61 already splits at _ - and . : only camelCase pieces are new
         camel = [p.lower() for piece in re.split(r"[_\-.]", token) if piece and _is_compound(piece)
                  for p in CAMEL_RE.findall(piece)]
-        for term in (*camel, "".join(parts).lower()):
-            if term not in seen:
-                seen.add(term)
-                out.append(term)
+        out.extend(camel)
+        out.append("".join(parts).lower())
     return " ".join(out)
 
 

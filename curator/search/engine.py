@@ -123,6 +123,12 @@ class Searcher:
         return result, fused, ran
 
     def _similarity(self, a: int, b: int) -> float:
+        # Two passages of one note count as near-duplicates: diversity is across notes.
+        docs = self.conn.execute("SELECT count(DISTINCT doc_id) FROM passages WHERE id IN (?, ?)", (a, b)).fetchone()[0]
+        floor = 0.8 if docs == 1 else 0.0
+        return max(floor, self._content_similarity(a, b))
+
+    def _content_similarity(self, a: int, b: int) -> float:
         if self.has_vectors:
             va = self.conn.execute("SELECT embedding FROM passages_vec WHERE rowid = ?", (a,)).fetchone()
             vb = self.conn.execute("SELECT embedding FROM passages_vec WHERE rowid = ?", (b,)).fetchone()
