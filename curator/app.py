@@ -32,7 +32,7 @@ class App:
             self._settings = settings.load(self.vault().root, use_cache=use_cache)
         return self._settings
 
-    def index_dir(self) -> str:
+    def index_dir(self, settings: Settings | None = None) -> str:
         import os
 
         from curator.locations import default_index_dir
@@ -40,7 +40,7 @@ class App:
         explicit = self.index_dir_arg or os.environ.get("CURATOR_INDEX_DIR")
         if explicit:
             return os.path.abspath(os.path.expanduser(explicit))
-        configured = self.settings().index.dir
+        configured = (settings or self.settings()).index.dir
         if configured:
             path = os.path.expanduser(configured)
             if not os.path.isabs(path):

@@ -54,7 +54,7 @@ class ConfigError(CuratorError):
     pass
 
 
-class IndexError_(CuratorError):  # noqa: N801 - the builtin name is taken
+class IndexError_(CuratorError):
     pass
 
 

@@ -22,10 +22,18 @@ def _app(ctx: click.Context, json_: bool = False) -> App:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.option("--vault", type=click.Path(file_okay=False), envvar="CURATOR_VAULT",
-              help="The vault (a git work tree). Default: CURATOR_VAULT, else the work tree around the current directory.")
-@click.option("--index-dir", type=click.Path(file_okay=False), envvar="CURATOR_INDEX_DIR",
-              help="Where the index lives. Default: index.dir in the config, else $XDG_CACHE_HOME/curator/<vault key>.")
+@click.option(
+    "--vault",
+    type=click.Path(file_okay=False),
+    envvar="CURATOR_VAULT",
+    help="The vault (a git work tree). Default: CURATOR_VAULT, else the work tree around the current directory.",
+)
+@click.option(
+    "--index-dir",
+    type=click.Path(file_okay=False),
+    envvar="CURATOR_INDEX_DIR",
+    help="Where the index lives. Default: index.dir in the config, else $XDG_CACHE_HOME/curator/<vault key>.",
+)
 @click.option("--json", "json_", is_flag=True, help="Print results as JSON (same as each command's --json).")
 @click.version_option(package_name="curator", prog_name="curator")
 @click.pass_context
@@ -85,8 +93,8 @@ def hooks_install(ctx: click.Context, force: bool, json_: bool) -> int:
     return cmd.run(_app(ctx, json_), force)
 
 
-from curator.main_proposals import register as _register_proposals  # noqa: E402
 from curator.main_index import register as _register_index  # noqa: E402
+from curator.main_proposals import register as _register_proposals  # noqa: E402
 
 _register_proposals(cli, json_option, _app)
 _register_index(cli, json_option, _app)

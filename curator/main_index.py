@@ -44,9 +44,21 @@ def register(cli: click.Group, json_option: Callable[..., Any], app_of: Callable
     @click.option("--explain", is_flag=True, help="Show each leg's rank and score for every hit.")
     @json_option
     @click.pass_context
-    def search(ctx: click.Context, query: str, k: int | None, mode: str, tags: tuple[str, ...], path_glob: str | None,
-               namespace: str | None, since: str | None, until: str | None, links: bool | None, mmr: bool | None,
-               explain: bool, json_: bool) -> int:
+    def search(
+        ctx: click.Context,
+        query: str,
+        k: int | None,
+        mode: str,
+        tags: tuple[str, ...],
+        path_glob: str | None,
+        namespace: str | None,
+        since: str | None,
+        until: str | None,
+        links: bool | None,
+        mmr: bool | None,
+        explain: bool,
+        json_: bool,
+    ) -> int:
         """Search the vault: BM25 and vectors fused by rank; every hit cites path:start-end."""
         from curator.commands import search as cmd
         from curator.search.filters import Filters
@@ -101,8 +113,9 @@ def register(cli: click.Group, json_option: Callable[..., Any], app_of: Callable
     @click.option("--fresh", is_flag=True, help="Rebuild the benchmark index instead of reusing the cached one.")
     @json_option
     @click.pass_context
-    def bench(ctx: click.Context, dataset_dir: str, mode: str, baseline: bool, limit: int | None, fresh: bool,
-              json_: bool) -> int:
+    def bench(
+        ctx: click.Context, dataset_dir: str, mode: str, baseline: bool, limit: int | None, fresh: bool, json_: bool
+    ) -> int:
         """Retrieval benchmark on BEIR-format data: nDCG@10, recall@100, index time, latency."""
         from curator.commands import bench as cmd
 

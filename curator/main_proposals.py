@@ -11,11 +11,24 @@ import click
 def register(cli: click.Group, json_option: Callable[..., Any], app_of: Callable[..., Any]) -> None:
     @cli.command()
     @click.argument("targets", nargs=-1, metavar="[PROPOSAL_DIR|ULID|FILE]...")
-    @click.option("--all", "all_", is_flag=True, help="Check every proposal, decided ones included (default: the pending queue).")
-    @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-                  help="Output format; json is validation/v1.")
-    @click.option("--against", default="HEAD", show_default=True, metavar="REV",
-                  help="The commit notes are compared with (CI passes the commit before the push).")
+    @click.option(
+        "--all", "all_", is_flag=True, help="Check every proposal, decided ones included (default: the pending queue)."
+    )
+    @click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(["text", "json"]),
+        default="text",
+        show_default=True,
+        help="Output format; json is validation/v1.",
+    )
+    @click.option(
+        "--against",
+        default="HEAD",
+        show_default=True,
+        metavar="REV",
+        help="The commit notes are compared with (CI passes the commit before the push).",
+    )
     @json_option
     @click.pass_context
     def validate(ctx: click.Context, targets: tuple[str, ...], all_: bool, fmt: str, against: str, json_: bool) -> int:
@@ -27,14 +40,30 @@ def register(cli: click.Group, json_option: Callable[..., Any], app_of: Callable
     @cli.command()
     @click.argument("paths", nargs=-1, type=click.Path())
     @click.option("--patch", "patch", type=click.Path(dir_okay=False), help="Stage the changes in a unified diff file.")
-    @click.option("--create", "creates", multiple=True, metavar="PATH=FILE", help="Stage a new note at PATH with FILE's content (repeatable).")
+    @click.option(
+        "--create",
+        "creates",
+        multiple=True,
+        metavar="PATH=FILE",
+        help="Stage a new note at PATH with FILE's content (repeatable).",
+    )
     @click.option("--title", help="One line saying what the proposal does.")
     @click.option("--rationale", default="", help="Why; shown to the reviewer and written into the commit.")
-    @click.option("--author", "author", metavar="KIND:NAME", help="agent:NAME, human:NAME or librarian:NAME (default: you).")
+    @click.option(
+        "--author", "author", metavar="KIND:NAME", help="agent:NAME, human:NAME or librarian:NAME (default: you)."
+    )
     @json_option
     @click.pass_context
-    def propose(ctx: click.Context, paths: tuple[str, ...], patch: str | None, creates: tuple[str, ...],
-                title: str | None, rationale: str, author: str | None, json_: bool) -> int:
+    def propose(
+        ctx: click.Context,
+        paths: tuple[str, ...],
+        patch: str | None,
+        creates: tuple[str, ...],
+        title: str | None,
+        rationale: str,
+        author: str | None,
+        json_: bool,
+    ) -> int:
         """Stage a proposal from uncommitted note edits (then restore them), a diff, or new files."""
         from curator.commands import propose as cmd
 

@@ -17,9 +17,19 @@ SHARED = ROOT.parent / "shared"
 def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test gets its own cache (settings cache, index) and no stray configuration."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
-    for var in ("CURATOR_VAULT", "CURATOR_INDEX_DIR", "CURATOR_EMBEDDER", "CURATOR_FAULT",
-                "OPENAI_API_KEY", "OPENAI_BASE_URL", "CURATOR_EMBED_BASE_URL", "CURATOR_EMBED_API_KEY",
-                "CURATOR_EMBED_MODEL", "CURATOR_EMBED_DIMS", "OLLAMA_HOST"):
+    for var in (
+        "CURATOR_VAULT",
+        "CURATOR_INDEX_DIR",
+        "CURATOR_EMBEDDER",
+        "CURATOR_FAULT",
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "CURATOR_EMBED_BASE_URL",
+        "CURATOR_EMBED_API_KEY",
+        "CURATOR_EMBED_MODEL",
+        "CURATOR_EMBED_DIMS",
+        "OLLAMA_HOST",
+    ):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("GIT_AUTHOR_NAME", "Test Person")
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", "test@example.org")
@@ -87,7 +97,10 @@ def vault(tmp_path: Path) -> GitVault:
     """A small committed vault with two notes and Curator's config."""
     v = make_git_vault(tmp_path / "vault")
     v.write(".kp/config.yaml", (ROOT / "curator" / "default_config.yaml").read_text())
-    v.write("notes/alpha.md", note("kp:01J0000000000000000000ALPH", "Alpha", "Alpha links to [[Beta]].\nSecond line.\nThird line.\n"))
+    v.write(
+        "notes/alpha.md",
+        note("kp:01J0000000000000000000ALPH", "Alpha", "Alpha links to [[Beta]].\nSecond line.\nThird line.\n"),
+    )
     v.write("notes/beta.md", note("kp:01J0000000000000000000BETA", "Beta", "Beta text.\n"))
     v.commit("initial")
     return v
@@ -122,11 +135,23 @@ def cli(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
     return run
 
 
-def run_process(*args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None,
-                input: str | None = None, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def run_process(
+    *args: str | Path,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    input: str | None = None,
+    timeout: float = 300,
+) -> subprocess.CompletedProcess[str]:
     """Run curator as a separate process (for exit codes, stderr and import checks)."""
     full_env = dict(os.environ)
     if env:
         full_env.update(env)
-    return subprocess.run([sys.executable, "-m", "curator", *map(str, args)], cwd=cwd, env=full_env,
-                          capture_output=True, text=True, input=input, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "curator", *map(str, args)],
+        cwd=cwd,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        input=input,
+        timeout=timeout,
+    )

@@ -9,22 +9,26 @@ from tests.conftest import GitVault
 
 HEAVY = ("torch", "textual", "mcp", "sentence_transformers", "transformers", "numpy")
 
-PROBE = """
+PROBE = f"""
 import sys
 from curator.main import main
 code = main(sys.argv[1:])
-heavy = sorted({m.split('.')[0] for m in sys.modules} & set(%r))
+heavy = sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r}))
 print("HEAVY=" + ",".join(heavy))
-""" % (HEAVY,)
+"""
 
 
 def test_validate_stays_light(example_vault: GitVault) -> None:
-    r = subprocess.run([sys.executable, "-c", PROBE, "--vault", str(example_vault.root), "validate", "--all"],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-c", PROBE, "--vault", str(example_vault.root), "validate", "--all"],
+        capture_output=True,
+        text=True,
+    )
     assert "HEAVY=\n" in r.stdout or r.stdout.rstrip().endswith("HEAVY="), r.stdout + r.stderr
 
 
 def test_doctor_stays_light(example_vault: GitVault) -> None:
-    r = subprocess.run([sys.executable, "-c", PROBE, "--vault", str(example_vault.root), "doctor"],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-c", PROBE, "--vault", str(example_vault.root), "doctor"], capture_output=True, text=True
+    )
     assert r.stdout.rstrip().endswith("HEAVY="), r.stdout + r.stderr

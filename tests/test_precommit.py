@@ -36,8 +36,9 @@ def _vault(tmp_path: Path) -> GitVault:
 
 
 def test_manifest_is_valid() -> None:
-    r = subprocess.run([BIN + "/pre-commit", "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [BIN + "/pre-commit", "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")], capture_output=True, text=True
+    )
     assert r.returncode == 0, r.stdout + r.stderr
 
 

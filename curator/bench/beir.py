@@ -19,8 +19,14 @@ class Dataset:
 
 def load(folder: str, split: str = "test") -> Dataset:
     folder = os.path.abspath(folder)
-    corpus = next((os.path.join(folder, n) for n in ("corpus.jsonl", "corpus.jsonl.gz")
-                   if os.path.exists(os.path.join(folder, n))), None)
+    corpus = next(
+        (
+            os.path.join(folder, n)
+            for n in ("corpus.jsonl", "corpus.jsonl.gz")
+            if os.path.exists(os.path.join(folder, n))
+        ),
+        None,
+    )
     if corpus is None:
         raise NotFound(f"{folder} has no corpus.jsonl or corpus.jsonl.gz")
     qrels_path = os.path.join(folder, "qrels", f"{split}.tsv")

@@ -11,7 +11,8 @@ from typing import Any
 from curator.bench import beir
 from curator.bench.metrics import ndcg_at, percentile, recall_at
 from curator.embedders import base as embedders
-from curator.index import db, epoch as epochs
+from curator.index import db
+from curator.index import epoch as epochs
 from curator.index.corpus import index_corpus
 from curator.index.embedding import embed_pending
 from curator.index.normalise import tokenizer
@@ -61,8 +62,12 @@ def _build(dataset: beir.Dataset, settings: Settings, index_dir: str, fresh: boo
                     from curator.errors import EmbedderError
 
                     raise EmbedderError(result.error)
-            built = {"documents": indexed, "malformed_lines": tally.malformed,
-                     "lexical_seconds": round(lexical_s, 2), "embed_seconds": round(embed_s, 2)}
+            built = {
+                "documents": indexed,
+                "malformed_lines": tally.malformed,
+                "lexical_seconds": round(lexical_s, 2),
+                "embed_seconds": round(embed_s, 2),
+            }
             with conn:
                 db.set_json(conn, "bench.build", built)
             epochs.swap(ep)
@@ -77,8 +82,9 @@ def _doc_ranking(conn: Any, fused: list[tuple[int, float]], k: int) -> list[str]
     docs: list[str] = []
     seen: set[str] = set()
     for pid, _ in fused:
-        row = conn.execute("SELECT d.path FROM passages p JOIN documents d ON d.id = p.doc_id WHERE p.id = ?",
-                           (pid,)).fetchone()
+        row = conn.execute(
+            "SELECT d.path FROM passages p JOIN documents d ON d.id = p.doc_id WHERE p.id = ?", (pid,)
+        ).fetchone()
         if row and row[0] not in seen:
             seen.add(row[0])
             docs.append(row[0])
@@ -106,7 +112,9 @@ def _baseline(dataset: beir.Dataset, queries: dict[str, str]) -> dict[str, Any]:
     except ImportError:
         stemmer, stemmed = None, "none"
     started = time.perf_counter()
-    corpus_tokens = bm25s.tokenize([f"{d.title} {d.text}" for d in docs], stopwords="en", stemmer=stemmer, show_progress=False)
+    corpus_tokens = bm25s.tokenize(
+        [f"{d.title} {d.text}" for d in docs], stopwords="en", stemmer=stemmer, show_progress=False
+    )
     retriever = bm25s.BM25()
     retriever.index(corpus_tokens, show_progress=False)
     index_s = time.perf_counter() - started
@@ -119,13 +127,26 @@ def _baseline(dataset: beir.Dataset, queries: dict[str, str]) -> dict[str, Any]:
         lat.append((time.perf_counter() - t) * 1000)
         rankings[qid] = [ids[i] for i in results[0]]
     nd, rc = _score(rankings, dataset)
-    return {"mode": f"bm25s (stemmer: {stemmed})", "ndcg@10": round(nd, 4), "recall@100": round(rc, 4),
-            "p50_ms": round(percentile(lat, 50), 2), "p95_ms": round(percentile(lat, 95), 2),
-            "index_seconds": round(index_s, 2)}
+    return {
+        "mode": f"bm25s (stemmer: {stemmed})",
+        "ndcg@10": round(nd, 4),
+        "recall@100": round(rc, 4),
+        "p50_ms": round(percentile(lat, 50), 2),
+        "p95_ms": round(percentile(lat, 95), 2),
+        "index_seconds": round(index_s, 2),
+    }
 
 
-def run_bench(folder: str, *, modes: tuple[str, ...], settings: Settings | None, baseline: bool,
-              limit: int | None, fresh: bool, index_dir: str | None) -> dict[str, Any]:
+def run_bench(
+    folder: str,
+    *,
+    modes: tuple[str, ...],
+    settings: Settings | None,
+    baseline: bool,
+    limit: int | None,
+    fresh: bool,
+    index_dir: str | None,
+) -> dict[str, Any]:
     from curator.search.engine import Searcher
 
     dataset = beir.load(folder)
@@ -147,9 +168,16 @@ def run_bench(folder: str, *, modes: tuple[str, ...], settings: Settings | None,
             searcher.search(text, k=10, mode=mode)
             lat.append((time.perf_counter() - t) * 1000)
         nd, rc = _score(rankings, dataset)
-        rows.append({"mode": mode, "ndcg@10": round(nd, 4), "recall@100": round(rc, 4),
-                     "p50_ms": round(percentile(lat, 50), 2), "p95_ms": round(percentile(lat, 95), 2),
-                     "warnings": sorted(set(warned))})
+        rows.append(
+            {
+                "mode": mode,
+                "ndcg@10": round(nd, 4),
+                "recall@100": round(rc, 4),
+                "p50_ms": round(percentile(lat, 50), 2),
+                "p95_ms": round(percentile(lat, 95), 2),
+                "warnings": sorted(set(warned)),
+            }
+        )
     if baseline:
         rows.append(_baseline(dataset, queries))
     conn.close()
@@ -158,13 +186,19 @@ def run_bench(folder: str, *, modes: tuple[str, ...], settings: Settings | None,
 
 def format_table(result: dict[str, Any]) -> str:
     b = result["index"]
-    lines = [f"{result['dataset']}: {result['queries']} queries; {b.get('documents', '?')} documents, "
-             f"{b['passages']} passages; embedder {b['embedder']}, {b['normalisation']}"]
+    lines = [
+        f"{result['dataset']}: {result['queries']} queries; {b.get('documents', '?')} documents, "
+        f"{b['passages']} passages; embedder {b['embedder']}, {b['normalisation']}"
+    ]
     when = " (cached; --fresh rebuilds)" if b.get("cached") else ""
-    lines.append(f"index time: lexical {b.get('lexical_seconds', '?')}s, embedding {b.get('embed_seconds', '?')}s{when}")
+    lines.append(
+        f"index time: lexical {b.get('lexical_seconds', '?')}s, embedding {b.get('embed_seconds', '?')}s{when}"
+    )
     lines.append(f"{'mode':<28}{'nDCG@10':>9}{'R@100':>8}{'p50 ms':>9}{'p95 ms':>9}")
     for r in result["results"]:
-        lines.append(f"{r['mode']:<28}{r['ndcg@10']:>9.4f}{r['recall@100']:>8.4f}{r['p50_ms']:>9.2f}{r['p95_ms']:>9.2f}")
+        lines.append(
+            f"{r['mode']:<28}{r['ndcg@10']:>9.4f}{r['recall@100']:>8.4f}{r['p50_ms']:>9.2f}{r['p95_ms']:>9.2f}"
+        )
         for w in r.get("warnings", []):
             lines.append(f"  warning: {w}")
     return "\n".join(lines)

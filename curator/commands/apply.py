@@ -28,7 +28,7 @@ def run(app: App, ulid: str, yes: bool, no_commit: bool) -> int:
         m = report.subject.manifest if report.subject else None
         title = m.title if m else "(no readable manifest)"
         output.line(f"{ulid}: {title}")
-        for v in (report.subject.changes if report.subject else []):
+        for v in report.subject.changes if report.subject else []:
             output.line(f"  {v.change.op:6} {v.change.path}  [{v.drift or 'new'}]")
         if not click.confirm("apply it?", default=False):
             output.line("not applied")

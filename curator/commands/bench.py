@@ -14,9 +14,15 @@ def run(app: App, dataset: str, mode: str, baseline: bool, limit: int | None, fr
         settings = app.settings()
     except Exception:  # a benchmark needs no vault; defaults then
         settings = None
-    result = run_bench(dataset, modes=("lexical", "vector", "hybrid") if mode == "all" else (mode,),
-                       settings=settings, baseline=baseline, limit=limit, fresh=fresh,
-                       index_dir=app.index_dir_arg)
+    result = run_bench(
+        dataset,
+        modes=("lexical", "vector", "hybrid") if mode == "all" else (mode,),
+        settings=settings,
+        baseline=baseline,
+        limit=limit,
+        fresh=fresh,
+        index_dir=app.index_dir_arg,
+    )
     if app.json:
         output.emit_json(result)
     else:

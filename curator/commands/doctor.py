@@ -33,15 +33,22 @@ def _config_findings(app: App) -> tuple[Settings, list[Finding]]:
     vault = app.vault()
     if not os.path.exists(vault.config_path):
         return Settings(), [
-            Finding(".kp/config.yaml", 0, "not-initialised", "the vault has no .kp/config.yaml",
-                    "run `curator init` and commit .kp/")
+            Finding(
+                ".kp/config.yaml",
+                0,
+                "not-initialised",
+                "the vault has no .kp/config.yaml",
+                "run `curator init` and commit .kp/",
+            )
         ]
     try:
         with open(vault.config_path, "rb") as f:
             return parse(f.read()), []
     except ConfigError as e:
         return Settings(), [
-            Finding(".kp/config.yaml", 0, "config", str(e), "fix the key in .kp/config.yaml (defaults are used until then)")
+            Finding(
+                ".kp/config.yaml", 0, "config", str(e), "fix the key in .kp/config.yaml (defaults are used until then)"
+            )
         ]
 
 
@@ -50,57 +57,122 @@ def check(app: App) -> list[Finding]:
     vault = app.vault()
     s = survey(vault, settings)
     for skip in s.unreadable:
-        findings.append(Finding(skip.path, 0, "unreadable-note", f"skipped: {skip.reason}",
-                                "save it as UTF-8 text, or move it out of the include globs"))
+        findings.append(
+            Finding(
+                skip.path,
+                0,
+                "unreadable-note",
+                f"skipped: {skip.reason}",
+                "save it as UTF-8 text, or move it out of the include globs",
+            )
+        )
     for skip in s.classified.skips:
         if skip.reason.startswith(("symlink loop", "symlink to a path outside", "broken symlink")):
-            findings.append(Finding(skip.path, 0, "symlink", skip.reason,
-                                    "replace the symlink with the file itself, or remove it"))
+            findings.append(
+                Finding(skip.path, 0, "symlink", skip.reason, "replace the symlink with the file itself, or remove it")
+            )
         elif skip.reason.startswith("too large"):
-            findings.append(Finding(skip.path, 0, "too-large", skip.reason,
-                                    "split the note, or raise notes.max_bytes in .kp/config.yaml"))
+            findings.append(
+                Finding(
+                    skip.path,
+                    0,
+                    "too-large",
+                    skip.reason,
+                    "split the note, or raise notes.max_bytes in .kp/config.yaml",
+                )
+            )
     for group in case_clashes(s.classified.files):
-        findings.append(Finding(group[0], 0, "case-clash", "paths differ only in case: " + ", ".join(group),
-                                "rename one; on macOS and Windows they are the same file"))
+        findings.append(
+            Finding(
+                group[0],
+                0,
+                "case-clash",
+                "paths differ only in case: " + ", ".join(group),
+                "rename one; on macOS and Windows they are the same file",
+            )
+        )
     by_id: dict[str, list[str]] = {}
     resolver = s.resolver(settings)
     producers = settings.producers.names
     for note in s.notes:
         for p in note.problems:
-            fix = ("fix the YAML between the --- lines" if p.code == "malformed-frontmatter"
-                   else "set kp_id to NAMESPACE:ID, e.g. one minted by `curator new`")
+            fix = (
+                "fix the YAML between the --- lines"
+                if p.code == "malformed-frontmatter"
+                else "set kp_id to NAMESPACE:ID, e.g. one minted by `curator new`"
+            )
             findings.append(Finding(note.path, p.line or 0, p.code, p.message, fix))
         if note.kp_id:
             by_id.setdefault(note.kp_id, []).append(note.path)
         elif not any(p.code in ("malformed-frontmatter", "invalid-kp-id") for p in note.problems):
-            findings.append(Finding(note.path, 0, "unidentified-note", "no kp_id in frontmatter",
-                                    "add `kp_id: kp:<ULID>` (copy one minted by `curator new`); identity falls back to the path until then"))
+            findings.append(
+                Finding(
+                    note.path,
+                    0,
+                    "unidentified-note",
+                    "no kp_id in frontmatter",
+                    "add `kp_id: kp:<ULID>` (copy one minted by `curator new`); identity falls back to the path until then",
+                )
+            )
         if "status" in note.meta:
-            findings.append(Finding(note.path, 0, "status-field", "frontmatter has a status: field",
-                                    "remove it; lifecycle lives in the index, and producers would clobber it"))
+            findings.append(
+                Finding(
+                    note.path,
+                    0,
+                    "status-field",
+                    "frontmatter has a status: field",
+                    "remove it; lifecycle lives in the index, and producers would clobber it",
+                )
+            )
         _regions, region_problems = find_regions(note.text.split("\n"), producers)
         for rp in region_problems:
-            findings.append(Finding(note.path, rp.line, "managed-region", rp.message,
-                                    "restore the producer's markers; let the producer re-render the region"))
+            findings.append(
+                Finding(
+                    note.path,
+                    rp.line,
+                    "managed-region",
+                    rp.message,
+                    "restore the producer's markers; let the producer re-render the region",
+                )
+            )
         from curator.vault.links import extract
 
         for link in extract(note.body, note.body_line, note.path):
             if not resolver.is_note_target(link):
                 if not resolver.attachment_exists(link):
-                    findings.append(Finding(note.path, link.line, "missing-attachment",
-                                            f"{link.raw} points at a file that is not in the vault",
-                                            "add the file or fix the link"))
+                    findings.append(
+                        Finding(
+                            note.path,
+                            link.line,
+                            "missing-attachment",
+                            f"{link.raw} points at a file that is not in the vault",
+                            "add the file or fix the link",
+                        )
+                    )
                 continue
             if resolver.resolve(link) is None:
-                findings.append(Finding(note.path, link.line, "unresolved-link",
-                                        f"{link.raw} matches no note (kp_id, path, file name, title or alias)",
-                                        "fix the target, add the note, or add an alias to the note meant"))
+                findings.append(
+                    Finding(
+                        note.path,
+                        link.line,
+                        "unresolved-link",
+                        f"{link.raw} matches no note (kp_id, path, file name, title or alias)",
+                        "fix the target, add the note, or add an alias to the note meant",
+                    )
+                )
     for kp_id, paths in by_id.items():
         if len(paths) > 1:
             for p in paths:
                 others = ", ".join(x for x in paths if x != p)
-                findings.append(Finding(p, 0, "duplicate-kp-id", f"kp_id {kp_id} is also used by {others}",
-                                        "give all but the original note a new kp_id (`curator new` mints one)"))
+                findings.append(
+                    Finding(
+                        p,
+                        0,
+                        "duplicate-kp-id",
+                        f"kp_id {kp_id} is also used by {others}",
+                        "give all but the original note a new kp_id (`curator new` mints one)",
+                    )
+                )
     findings.extend(_index_findings(app, settings))
     return sorted(set(findings))
 
@@ -116,11 +188,13 @@ def _index_findings(app: App, settings: Settings) -> list[Finding]:
 def run(app: App) -> int:
     findings = check(app)
     if app.json:
-        output.emit_json({
-            "schema": "doctor/v1",
-            "ok": not findings,
-            "findings": [f.as_json() for f in findings],
-        })
+        output.emit_json(
+            {
+                "schema": "doctor/v1",
+                "ok": not findings,
+                "findings": [f.as_json() for f in findings],
+            }
+        )
     else:
         for f in findings:
             where = f"{f.path}:{f.line}" if f.line else f.path

@@ -19,8 +19,14 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                   console=Console(stderr=True), transient=True)
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
     tasks: dict[str, int] = {}
 
     def update(what: str, done: int, total: int) -> None:
@@ -36,21 +42,23 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]
 
 def _print(report, quiet: bool, json_: bool) -> None:  # type: ignore[no-untyped-def]
     if json_:
-        output.emit_json({
-            "epoch": report.epoch,
-            "indexed": report.indexed,
-            "unchanged": report.unchanged,
-            "removed": report.removed,
-            "passages": report.passages,
-            "passages_written": report.written,
-            "vectors_reused": report.reused,
-            "embedded": report.embed.embedded,
-            "seconds": round(report.seconds, 3),
-            "skipped": [{"path": p, "reason": r} for p, r in report.skips],
-            "withheld": [{"path": p, "line": n, "secrets": k} for p, n, k in report.embed.withheld],
-            "rejected": [{"path": p, "line": n, "reason": k} for p, n, k in report.embed.rejected],
-            "warnings": report.warnings,
-        })
+        output.emit_json(
+            {
+                "epoch": report.epoch,
+                "indexed": report.indexed,
+                "unchanged": report.unchanged,
+                "removed": report.removed,
+                "passages": report.passages,
+                "passages_written": report.written,
+                "vectors_reused": report.reused,
+                "embedded": report.embed.embedded,
+                "seconds": round(report.seconds, 3),
+                "skipped": [{"path": p, "reason": r} for p, r in report.skips],
+                "withheld": [{"path": p, "line": n, "secrets": k} for p, n, k in report.embed.withheld],
+                "rejected": [{"path": p, "line": n, "reason": k} for p, n, k in report.embed.rejected],
+                "warnings": report.warnings,
+            }
+        )
         return
     for w in report.warnings:
         output.warn(w)
@@ -60,8 +68,10 @@ def _print(report, quiet: bool, json_: bool) -> None:  # type: ignore[no-untyped
     if report.embed.embedded or report.reused:
         extra.append(f"{report.embed.embedded} embedded, {report.reused} reused")
     tail = f" ({'; '.join(extra)})" if extra else ""
-    output.line(f"{report.indexed} indexed, {report.unchanged} unchanged, {report.removed} removed — "
-                f"{report.passages} passages in {report.seconds:.2f}s{tail}")
+    output.line(
+        f"{report.indexed} indexed, {report.unchanged} unchanged, {report.removed} removed — "
+        f"{report.passages} passages in {report.seconds:.2f}s{tail}"
+    )
     for path, reason in report.skips:
         output.line(f"skipped {output.safe_path(path)}: {reason}")
     for path, line, kinds in report.embed.withheld:

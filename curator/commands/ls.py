@@ -14,8 +14,10 @@ def run(app: App) -> int:
         "SELECT d.path, d.kp_id, d.title, d.source, d.complete, count(p.id) FROM documents d "
         "LEFT JOIN passages p ON p.doc_id = d.id GROUP BY d.id ORDER BY d.source, d.path"
     ).fetchall()
-    docs = [{"path": p, "kp_id": k, "title": t, "source": s, "passages": n, "complete": bool(c)}
-            for p, k, t, s, c, n in rows]
+    docs = [
+        {"path": p, "kp_id": k, "title": t, "source": s, "passages": n, "complete": bool(c)}
+        for p, k, t, s, c, n in rows
+    ]
     if app.json:
         output.emit_json({"epoch": opened.epoch.id, "documents": docs})
         return 0

@@ -38,10 +38,8 @@ def run(app: App, title: str, folder: str) -> int:
     while os.path.lexists(os.path.join(target_dir, name)):
         name, n = f"{base}-{n}.md", n + 1
     kp_id = mint()
-    created = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    text = frontmatter.update(
-        f"# {title.strip()}\n\n", {"kp_id": kp_id, "title": title.strip(), "created": created}
-    )
+    created = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    text = frontmatter.update(f"# {title.strip()}\n\n", {"kp_id": kp_id, "title": title.strip(), "created": created})
     path = os.path.join(target_dir, name)
     with open(path, "x", encoding="utf-8", newline="\n") as f:
         f.write(text)

@@ -23,37 +23,40 @@ def _age(created: str | None, now: dt.datetime) -> str:
 
 
 def run(app: App, all_: bool) -> int:
-    from curator.proposals import store
+    from curator.proposals import journal, store
+    from curator.proposals.lock import vault_lock
     from curator.validator import validate_proposal
     from curator.validator.state import RepoState
-
-    from curator.proposals import journal
-    from curator.proposals.lock import vault_lock
 
     vault = app.vault()
     if journal.load(vault) is not None:
         with vault_lock(vault, "recover"):
             pass  # taking the lock finishes or undoes the interrupted apply
     state = RepoState(vault, app.settings())
-    now = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now(dt.UTC)
     rows = []
     for pid in store.list_ids(vault.root):
         report = validate_proposal(state, store.load(vault.root, pid))
         if report.status != "pending" and not all_:
             continue
         m = report.subject.manifest if report.subject else None
-        rows.append({
-            "id": pid,
-            "title": m.title if m else None,
-            "author": str(m.author) if m else None,
-            "created": m.created if m else None,
-            "status": report.status,
-            "verdict": "valid" if report.ok else "rejected",
-            "auto_applicable": report.auto_applicable,
-            "drift": report.drift,
-            "changes": [{"op": v.change.op, "path": v.change.path} for v in (report.subject.changes if report.subject else [])],
-            "findings": [f.to_json() for f in report.findings],
-        })
+        rows.append(
+            {
+                "id": pid,
+                "title": m.title if m else None,
+                "author": str(m.author) if m else None,
+                "created": m.created if m else None,
+                "status": report.status,
+                "verdict": "valid" if report.ok else "rejected",
+                "auto_applicable": report.auto_applicable,
+                "drift": report.drift,
+                "changes": [
+                    {"op": v.change.op, "path": v.change.path}
+                    for v in (report.subject.changes if report.subject else [])
+                ],
+                "findings": [f.to_json() for f in report.findings],
+            }
+        )
     if app.json:
         output.emit_json({"proposals": rows})
         return 0
@@ -64,7 +67,9 @@ def run(app: App, all_: bool) -> int:
         verdict = r["verdict"] + (", auto" if r["auto_applicable"] else "")
         status = "" if r["status"] == "pending" else f" [{r['status']}]"
         drift = f" drift:{r['drift']}" if r["drift"] and r["drift"] != "clean" else ""
-        output.line(f"{r['id']}  {_age(r['created'], now):>4}  {verdict:<12}{drift}{status}  {r['author'] or '?'}  {r['title'] or '(unreadable manifest)'}")
+        output.line(
+            f"{r['id']}  {_age(r['created'], now):>4}  {verdict:<12}{drift}{status}  {r['author'] or '?'}  {r['title'] or '(unreadable manifest)'}"
+        )
         for f in r["findings"][:3]:
             output.line(f"    {f['code']} {f['path']}: {f['message']}")
     return 0

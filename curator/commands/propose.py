@@ -10,8 +10,15 @@ from curator.proposals import sources, stage
 from curator.proposals.lock import vault_lock
 
 
-def run(app: App, paths: tuple[str, ...], patch: str | None, creates: tuple[str, ...],
-        title: str | None, rationale: str, author_text: str | None) -> int:
+def run(
+    app: App,
+    paths: tuple[str, ...],
+    patch: str | None,
+    creates: tuple[str, ...],
+    title: str | None,
+    rationale: str,
+    author_text: str | None,
+) -> int:
     from curator.validator import validate_proposal
     from curator.validator.state import RepoState
 
@@ -39,7 +46,9 @@ def run(app: App, paths: tuple[str, ...], patch: str | None, creates: tuple[str,
             edits = sources.from_worktree(vault, settings, rel, minted)
             drafts = [e.draft for e in edits]
         if not drafts:
-            raise UsageError("nothing to propose: no uncommitted note edits", hint="edit a note, or pass --patch/--create")
+            raise UsageError(
+                "nothing to propose: no uncommitted note edits", hint="edit a note, or pass --patch/--create"
+            )
         title = title or _default_title(drafts)
         ulid, staging = stage.write(vault, drafts, title=title, rationale=rationale, author=author, base=base)
         overlay = {e.draft.path: e.restore for e in edits}

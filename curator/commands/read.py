@@ -23,10 +23,14 @@ def resolve_ref(app: App, ref: str) -> str:
 
         opened = open_serving(app)
     except Exception:  # no index: only paths can be read
-        raise NotFound(f"no note {ref!r}", hint="give a path, or run `curator index` to look up kp_ids and titles") from None
+        raise NotFound(
+            f"no note {ref!r}", hint="give a path, or run `curator index` to look up kp_ids and titles"
+        ) from None
     row = opened.conn.execute(
         "SELECT d.path FROM doc_keys k JOIN documents d ON d.id = k.doc_id WHERE k.key = ? AND d.source = 'vault' "
-        "ORDER BY k.rank, d.path LIMIT 1", (ref.casefold(),)).fetchone()
+        "ORDER BY k.rank, d.path LIMIT 1",
+        (ref.casefold(),),
+    ).fetchone()
     opened.conn.close()
     if row is None:
         raise NotFound(f"no note {ref!r} (by kp_id, path, file name, title or alias)")
@@ -58,12 +62,20 @@ def run(app: App, ref: str, page: int) -> int:
     start = (page - 1) * PAGE_LINES
     chunk = lines[start : start + PAGE_LINES]
     if app.json:
-        output.emit_json({
-            "path": path, "kp_id": note.kp_id, "title": note.title, "blob": git_blob_id(raw),
-            "frontmatter": note.meta, "page": page, "pages": pages,
-            "start_line": start + 1, "end_line": start + len(chunk),
-            "lines": [{"n": start + i + 1, "text": t} for i, t in enumerate(chunk)],
-        })
+        output.emit_json(
+            {
+                "path": path,
+                "kp_id": note.kp_id,
+                "title": note.title,
+                "blob": git_blob_id(raw),
+                "frontmatter": note.meta,
+                "page": page,
+                "pages": pages,
+                "start_line": start + 1,
+                "end_line": start + len(chunk),
+                "lines": [{"n": start + i + 1, "text": t} for i, t in enumerate(chunk)],
+            }
+        )
         return 0
     output.line(f"{path}  {note.kp_id or '(no kp_id)'}  page {page}/{pages}")
     width = len(str(start + len(chunk)))

@@ -18,17 +18,33 @@ def collect(conn: Any, path: str) -> dict[str, Any]:
     def note(r: Any) -> dict[str, Any]:
         return {"path": r[0], "kp_id": r[1], "title": r[2], "line": r[3]}
 
-    links = [note(r) for r in conn.execute(
-        "SELECT d.path, d.kp_id, d.title, l.line FROM links l JOIN documents d ON d.id = l.dst "
-        "WHERE l.src = ? ORDER BY l.line, d.path", (doc_id,))]
-    backlinks = [note(r) for r in conn.execute(
-        "SELECT d.path, d.kp_id, d.title, l.line FROM links l JOIN documents d ON d.id = l.src "
-        "WHERE l.dst = ? ORDER BY d.path, l.line", (doc_id,))]
-    unresolved = [{"target": t, "line": n, "kind": k} for t, n, k in conn.execute(
-        "SELECT target, line, kind FROM links WHERE src = ? AND dst IS NULL ORDER BY line", (doc_id,))]
+    links = [
+        note(r)
+        for r in conn.execute(
+            "SELECT d.path, d.kp_id, d.title, l.line FROM links l JOIN documents d ON d.id = l.dst "
+            "WHERE l.src = ? ORDER BY l.line, d.path",
+            (doc_id,),
+        )
+    ]
+    backlinks = [
+        note(r)
+        for r in conn.execute(
+            "SELECT d.path, d.kp_id, d.title, l.line FROM links l JOIN documents d ON d.id = l.src "
+            "WHERE l.dst = ? ORDER BY d.path, l.line",
+            (doc_id,),
+        )
+    ]
+    unresolved = [
+        {"target": t, "line": n, "kind": k}
+        for t, n, k in conn.execute(
+            "SELECT target, line, kind FROM links WHERE src = ? AND dst IS NULL ORDER BY line", (doc_id,)
+        )
+    ]
     # Neighbours: notes that share a link target with this one, or are linked from the same notes.
-    neighbours = [{"path": p, "kp_id": k, "title": t, "shared": n} for p, k, t, n in conn.execute(
-        """
+    neighbours = [
+        {"path": p, "kp_id": k, "title": t, "shared": n}
+        for p, k, t, n in conn.execute(
+            """
         SELECT d.path, d.kp_id, d.title, count(*) AS n FROM (
             SELECT o.src AS doc FROM links mine JOIN links o ON o.dst = mine.dst
             WHERE mine.src = ?1 AND mine.dst IS NOT NULL AND o.src != ?1
@@ -39,9 +55,19 @@ def collect(conn: Any, path: str) -> dict[str, Any]:
         WHERE x.doc NOT IN (SELECT dst FROM links WHERE src = ?1 AND dst IS NOT NULL)
           AND x.doc NOT IN (SELECT src FROM links WHERE dst = ?1)
         GROUP BY x.doc ORDER BY n DESC, d.path LIMIT 20
-        """, (doc_id,))]
-    return {"path": path, "kp_id": kp_id, "title": title, "links": links, "backlinks": backlinks,
-            "unresolved": unresolved, "neighbours": neighbours}
+        """,
+            (doc_id,),
+        )
+    ]
+    return {
+        "path": path,
+        "kp_id": kp_id,
+        "title": title,
+        "links": links,
+        "backlinks": backlinks,
+        "unresolved": unresolved,
+        "neighbours": neighbours,
+    }
 
 
 def run(app: App, ref: str) -> int:

@@ -7,16 +7,27 @@ from curator.app import App
 from curator.search.filters import Filters
 
 
-def run(app: App, query: str, k: int | None, mode: str, filters: Filters, links: bool | None, mmr: bool | None,
-        explain: bool) -> int:
-    from curator.index.reader import open_serving, report_warnings
+def run(
+    app: App,
+    query: str,
+    k: int | None,
+    mode: str,
+    filters: Filters,
+    links: bool | None,
+    mmr: bool | None,
+    explain: bool,
+) -> int:
+    from curator.index.reader import open_serving
     from curator.search.engine import Searcher
 
     settings = app.settings()
     opened = open_serving(app)
     searcher = Searcher(opened.conn, opened.epoch.id, opened.base_url)
     result = searcher.search(
-        query, k=k or settings.search.k, mode=mode, filters=filters,
+        query,
+        k=k or settings.search.k,
+        mode=mode,
+        filters=filters,
         links=settings.search.links if links is None else links,
         diversify=settings.search.mmr if mmr is None else mmr,
     )

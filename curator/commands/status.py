@@ -10,7 +10,8 @@ from curator.app import App
 
 
 def collect(app: App) -> dict[str, object]:
-    from curator.index import db, epoch as epochs
+    from curator.index import db
+    from curator.index import epoch as epochs
     from curator.index.reader import open_serving
 
     opened = open_serving(app, refresh=False)
@@ -55,9 +56,13 @@ def run(app: App) -> int:
     output.line(f"epoch      {data['epoch']}  ({data['embedder']})")
     output.line(f"index      {data['index_dir']}  ({int(data['bytes']) / 1e6:.1f} MB)")  # type: ignore[call-overload]
     output.line(f"documents  {data['documents']}  ({data['incomplete_documents']} awaiting vectors)")
-    output.line(f"passages   {data['passages']}: {data['embedded']} embedded, {data['pending_embeddings']} pending, "
-                f"{data['lexical_only_secrets']} lexical-only (secrets), {data['rejected_by_embedder']} refused")
-    output.line(f"links      {data['links']} ({data['unresolved_links']} unresolved); {data['skipped_files']} file(s) skipped")
+    output.line(
+        f"passages   {data['passages']}: {data['embedded']} embedded, {data['pending_embeddings']} pending, "
+        f"{data['lexical_only_secrets']} lexical-only (secrets), {data['rejected_by_embedder']} refused"
+    )
+    output.line(
+        f"links      {data['links']} ({data['unresolved_links']} unresolved); {data['skipped_files']} file(s) skipped"
+    )
     output.line(f"reconciled {data['last_reconcile']} in {data['last_reconcile_seconds']:.2f}s")
     output.line(f"remote     {data['remote_calls']} embedding call(s), ~{data['remote_tokens_estimated']} tokens")
     return 0

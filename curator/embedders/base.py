@@ -132,7 +132,9 @@ def create(spec: EmbedderSpec) -> Embedder:
 
 
 def from_fingerprint(data: dict[str, object], base_url: str | None = None) -> EmbedderSpec:
-    return EmbedderSpec(str(data["provider"]), data.get("model") and str(data["model"]), int(data.get("dims") or 0), base_url)  # type: ignore[arg-type]
+    return EmbedderSpec(
+        str(data["provider"]), data.get("model") and str(data["model"]), int(data.get("dims") or 0), base_url
+    )  # type: ignore[arg-type]
 
 
 def check_vectors(spec: EmbedderSpec, vectors: list[bytes], expected: int) -> list[bytes]:

@@ -22,8 +22,9 @@ class Rejected(Exception):
         self.detail = detail
 
 
-def post_json(url: str, payload: dict[str, Any], headers: dict[str, str] | None = None,
-              timeout: float = 60.0) -> dict[str, Any]:
+def post_json(
+    url: str, payload: dict[str, Any], headers: dict[str, str] | None = None, timeout: float = 60.0
+) -> dict[str, Any]:
     body = json.dumps(payload).encode("utf-8")
     request_headers = {"Content-Type": "application/json", **(headers or {})}
     last = ""

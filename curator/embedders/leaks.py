@@ -13,8 +13,12 @@ from typing import Any
 EXTRA = (
     ("OpenAI-style key", re.compile(r"\bsk-(?:proj-|live-|test-)?[A-Za-z0-9_\-]{20,}")),
     ("Password in URL", re.compile(r"\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:[^/\s@]+@", re.IGNORECASE)),
-    ("Assigned secret", re.compile(
-        r"(?i)\b(?:api[_-]?key|secret|token|passw(?:or)?d|access[_-]?key)\b\s*[:=]\s*['\"]?[A-Za-z0-9_\-+/=.]{12,}")),
+    (
+        "Assigned secret",
+        re.compile(
+            r"(?i)\b(?:api[_-]?key|secret|token|passw(?:or)?d|access[_-]?key)\b\s*[:=]\s*['\"]?[A-Za-z0-9_\-+/=.]{12,}"
+        ),
+    ),
 )
 SKIP = {"Base64HighEntropyString", "HexHighEntropyString", "IPPublicDetector"}
 

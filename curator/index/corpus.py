@@ -18,8 +18,14 @@ def _token(doc: CorpusDoc) -> str:
     return hashlib.sha1(f"{doc.title}\x00{doc.text}".encode()).hexdigest()
 
 
-def index_corpus(conn: apsw.Connection, source: str, docs: Iterable[CorpusDoc], *, vectors: bool,
-                 progress: Callable[[int], None] | None = None) -> tuple[int, int, int]:
+def index_corpus(
+    conn: apsw.Connection,
+    source: str,
+    docs: Iterable[CorpusDoc],
+    *,
+    vectors: bool,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[int, int, int]:
     """Upsert ``docs`` under ``source``; returns (indexed, unchanged, removed)."""
     writer = Writer(conn, vectors=vectors)
     known = {p: (i, b) for i, p, b in conn.execute("SELECT id, path, blob FROM documents WHERE source = ?", (source,))}

@@ -28,7 +28,7 @@ def _vec_extension() -> str:
     spec = importlib.util.find_spec("sqlite_vec")
     if spec is None or not spec.submodule_search_locations:
         raise IndexError_("the sqlite-vec package is missing", hint="pip install sqlite-vec")
-    return os.path.join(list(spec.submodule_search_locations)[0], "vec0")
+    return os.path.join(next(iter(spec.submodule_search_locations)), "vec0")
 
 
 def _glob(pattern: str, path: str) -> bool:
@@ -116,7 +116,9 @@ def create_schema(conn: apsw.Connection, *, tokenizer: str, dims: int) -> None:
             """
         )
         if dims:
-            conn.execute(f"CREATE VIRTUAL TABLE passages_vec USING vec0(embedding float[{dims}] distance_metric=cosine)")
+            conn.execute(
+                f"CREATE VIRTUAL TABLE passages_vec USING vec0(embedding float[{dims}] distance_metric=cosine)"
+            )
         set_meta(conn, "schema", str(SCHEMA_VERSION))
 
 
@@ -126,8 +128,9 @@ def get_meta(conn: apsw.Connection, key: str, default: str | None = None) -> str
 
 
 def set_meta(conn: apsw.Connection, key: str, value: str) -> None:
-    conn.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                 (key, value))
+    conn.execute(
+        "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value)
+    )
 
 
 def get_json(conn: apsw.Connection, key: str, default: Any = None) -> Any:

@@ -30,8 +30,9 @@ class EmbedResult:
 
 
 def _where(conn: apsw.Connection, pid: int) -> tuple[str, int]:
-    row = conn.execute("SELECT d.path, p.start_line FROM passages p JOIN documents d ON d.id = p.doc_id WHERE p.id = ?",
-                       (pid,)).fetchone()
+    row = conn.execute(
+        "SELECT d.path, p.start_line FROM passages p JOIN documents d ON d.id = p.doc_id WHERE p.id = ?", (pid,)
+    ).fetchone()
     return (row[0], row[1]) if row else ("?", 0)
 
 
@@ -43,8 +44,9 @@ def _settle(conn: apsw.Connection, doc_ids: set[int]) -> None:
         )
 
 
-def embed_pending(conn: apsw.Connection, embedder: Embedder, batch_size: int,
-                  progress: Callable[[int], None] | None = None) -> EmbedResult:
+def embed_pending(
+    conn: apsw.Connection, embedder: Embedder, batch_size: int, progress: Callable[[int], None] | None = None
+) -> EmbedResult:
     result = EmbedResult()
     if not db.has_vectors(conn):
         return result
@@ -67,7 +69,9 @@ def embed_pending(conn: apsw.Connection, embedder: Embedder, batch_size: int,
                 for pid, doc_id, crumb, text in rows:
                     kinds = find_secrets(f"{crumb}\n{text}") if scan else []
                     if kinds:
-                        conn.execute("UPDATE passages SET vec = ?, note = ? WHERE id = ?", (VEC_SECRET, ", ".join(kinds), pid))
+                        conn.execute(
+                            "UPDATE passages SET vec = ?, note = ? WHERE id = ?", (VEC_SECRET, ", ".join(kinds), pid)
+                        )
                         path, line = _where(conn, pid)
                         result.withheld.append((path, line, ", ".join(kinds)))
                         _settle(conn, {doc_id})
@@ -79,8 +83,10 @@ def embed_pending(conn: apsw.Connection, embedder: Embedder, batch_size: int,
                 vectors = embedder.embed([t for _, _, t in batch])
             except Rejected as e:
                 with conn:
-                    for pid, doc_id, _ in batch:
-                        conn.execute("UPDATE passages SET vec = ?, note = ? WHERE id = ?", (VEC_REJECTED, e.detail[:200], pid))
+                    for pid, _doc, _ in batch:
+                        conn.execute(
+                            "UPDATE passages SET vec = ?, note = ? WHERE id = ?", (VEC_REJECTED, e.detail[:200], pid)
+                        )
                         path, line = _where(conn, pid)
                         result.rejected.append((path, line, f"HTTP {e.status}"))
                     _settle(conn, {d for _, d, _ in batch})

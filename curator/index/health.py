@@ -17,10 +17,11 @@ def doctor_findings(app: App, settings: Settings) -> list[Row]:
     import apsw
 
     from curator.embedders import base as embedders
-    from curator.index import db, epoch as epochs
+    from curator.index import db
+    from curator.index import epoch as epochs
     from curator.index.reconcile import mismatch_message
 
-    index_dir = app.index_dir()
+    index_dir = app.index_dir(settings)
     ep = epochs.serving(index_dir)
     if ep is None:
         return []
@@ -35,8 +36,15 @@ def doctor_findings(app: App, settings: Settings) -> list[Row]:
         finally:
             conn.close()
     except (apsw.Error, TypeError, ValueError) as e:
-        return [(where, 0, "index-corrupt", f"the index at {ep.path} cannot be trusted ({e})",
-                 "run `curator index`: it moves the file aside and rebuilds")]
+        return [
+            (
+                where,
+                0,
+                "index-corrupt",
+                f"the index at {ep.path} cannot be trusted ({e})",
+                "run `curator index`: it moves the file aside and rebuilds",
+            )
+        ]
     rows: list[Row] = []
     try:
         wanted = epochs.fingerprint(embedders.resolve(settings), settings.index.normalisation)
@@ -46,6 +54,13 @@ def doctor_findings(app: App, settings: Settings) -> list[Row]:
         if wanted != fp:
             rows.append((where, 0, "epoch-mismatch", mismatch_message(fp, wanted), "run `curator index rebuild`"))
     if pending:
-        rows.append((where, 0, "pending-embeddings", f"{pending} passage(s) have no vectors yet",
-                     "run `curator index` once the embedder is available"))
+        rows.append(
+            (
+                where,
+                0,
+                "pending-embeddings",
+                f"{pending} passage(s) have no vectors yet",
+                "run `curator index` once the embedder is available",
+            )
+        )
     return rows

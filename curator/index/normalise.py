@@ -11,6 +11,7 @@ the tokenizer's options, chosen by the epoch's normalisation mode.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 
@@ -23,9 +24,64 @@ PLAIN_RE = re.compile(r"[^\W_]+", re.UNICODE)
 # Query-side only: dropped when the query has other words, so "why is the database
 # locked" is about databases and locks (documents keep every word).
 STOPWORDS = frozenset(
-    "a an and are as at be but by for from has have how i if in into is it its of on or so such that "
-    "the their then there these they this to was were what when where which who why will with you your "
-    "do does did can could should would not no".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "from",
+        "has",
+        "have",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "so",
+        "such",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "was",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "you",
+        "your",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "should",
+        "would",
+        "not",
+        "no",
+    ]
 )
 
 
@@ -46,7 +102,7 @@ def _parts(token: str) -> list[str]:
 def _is_compound(token: str) -> bool:
     if any(c in token for c in "_-."):
         return True
-    return any(a.islower() and b.isupper() for a, b in zip(token, token[1:], strict=False))
+    return any(a.islower() and b.isupper() for a, b in itertools.pairwise(token))
 
 
 def extra_terms(text: str) -> str:
@@ -61,8 +117,12 @@ def extra_terms(text: str) -> str:
         if len(parts) < 2 or all(p.isdigit() for p in parts):
             continue
         # unicode61 already splits at _ - and . : only camelCase pieces are new
-        camel = [p.lower() for piece in re.split(r"[_\-.]", token) if piece and _is_compound(piece)
-                 for p in CAMEL_RE.findall(piece)]
+        camel = [
+            p.lower()
+            for piece in re.split(r"[_\-.]", token)
+            if piece and _is_compound(piece)
+            for p in CAMEL_RE.findall(piece)
+        ]
         out.extend(camel)
         out.append("".join(parts).lower())
     return " ".join(out)

@@ -13,7 +13,8 @@ import apsw
 from curator import output
 from curator.app import App
 from curator.errors import EmbedderError, IndexError_
-from curator.index import db, epoch as epochs
+from curator.index import db
+from curator.index import epoch as epochs
 
 
 @dataclass

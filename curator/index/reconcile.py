@@ -18,7 +18,8 @@ import apsw
 
 from curator.embedders import base as embedders
 from curator.errors import EmbedderError, IndexError_
-from curator.index import db, epoch as epochs
+from curator.index import db
+from curator.index import epoch as epochs
 from curator.index.documents import SOURCE, from_note, git_blob_id
 from curator.index.embedding import EmbedResult, embed_pending
 from curator.index.normalise import tokenizer
@@ -100,7 +101,9 @@ def _spec_of(conn: apsw.Connection, configured: embedders.EmbedderSpec | None) -
 
 
 def _stored_stats(conn: apsw.Connection) -> tuple[dict[str, tuple[int, int]], set[str]]:
-    stats = {p: (s, m) for p, s, m in conn.execute("SELECT path, size, mtime_ns FROM documents WHERE source = ?", (SOURCE,))}
+    stats = {
+        p: (s, m) for p, s, m in conn.execute("SELECT path, size, mtime_ns FROM documents WHERE source = ?", (SOURCE,))
+    }
     unsized: set[str] = set()
     for p, s, m in conn.execute("SELECT path, size, mtime_ns FROM skips"):
         if s >= 0:
@@ -126,19 +129,30 @@ def _unchanged(vault: Vault, conn: apsw.Connection, sentinels: list[object]) -> 
     return walk_unsized == stored_unsized
 
 
-def _full(vault: Vault, settings: Settings, conn: apsw.Connection, sentinels: list[object], report: Report,
-          progress: Progress | None) -> None:
+def _full(
+    vault: Vault,
+    settings: Settings,
+    conn: apsw.Connection,
+    sentinels: list[object],
+    report: Report,
+    progress: Progress | None,
+) -> None:
     from curator.vault.tree import GitView, classify
 
     git = GitView(vault)
     classified = classify(walk(vault.root, git.dir_ignored), settings, git.file_ignored)
     writer = Writer(conn, vectors=db.has_vectors(conn))
-    known = {p: (i, s, m, b) for i, p, s, m, b in conn.execute(
-        "SELECT id, path, size, mtime_ns, blob FROM documents WHERE source = ?", (SOURCE,))}
+    known = {
+        p: (i, s, m, b)
+        for i, p, s, m, b in conn.execute(
+            "SELECT id, path, size, mtime_ns, blob FROM documents WHERE source = ?", (SOURCE,)
+        )
+    }
     current = {f.path: f for f in classified.notes}
     removed = [known[p][0] for p in known if p not in current]
-    todo: list[FileStat] = [f for f in classified.notes
-                            if f.path not in known or known[f.path][1:3] != (f.size, f.mtime_ns)]
+    todo: list[FileStat] = [
+        f for f in classified.notes if f.path not in known or known[f.path][1:3] != (f.size, f.mtime_ns)
+    ]
     report.unchanged = len(classified.notes) - len(todo)
     reuse = writer.reusable([known[f.path][0] for f in todo if f.path in known] + removed)
     unreadable: list[Skip] = []
@@ -177,8 +191,10 @@ def _full(vault: Vault, settings: Settings, conn: apsw.Connection, sentinels: li
         resolve_links(conn)
         conn.execute("DELETE FROM skips")
         for s in sorted([*classified.skips, *unreadable], key=lambda s: s.path):
-            conn.execute("INSERT OR REPLACE INTO skips(path, reason, size, mtime_ns) VALUES (?, ?, ?, ?)",
-                         (s.path, s.reason, s.size, s.mtime_ns))
+            conn.execute(
+                "INSERT OR REPLACE INTO skips(path, reason, size, mtime_ns) VALUES (?, ?, ?, ?)",
+                (s.path, s.reason, s.size, s.mtime_ns),
+            )
         db.set_json(conn, "walk.pruned", classified.ignored_dirs)
         db.set_json(conn, "walk.sentinels", sentinels)
 
@@ -200,8 +216,9 @@ def _finish(conn: apsw.Connection, ep: epochs.Epoch, report: Report, started: fl
     report.seconds = time.perf_counter() - started
 
 
-def _embed(conn: apsw.Connection, spec: embedders.EmbedderSpec, settings: Settings, report: Report,
-           progress: Progress | None) -> None:
+def _embed(
+    conn: apsw.Connection, spec: embedders.EmbedderSpec, settings: Settings, report: Report, progress: Progress | None
+) -> None:
     if spec.provider == "none":
         return
     pending = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]
@@ -222,7 +239,9 @@ def _embed(conn: apsw.Connection, spec: embedders.EmbedderSpec, settings: Settin
         report.embed = embed_pending(conn, embedder, settings.embedder.batch_size, tick)
     if report.embed.error:
         left = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]
-        report.warnings.append(f"embedder unavailable ({report.embed.error}); {left} passage(s) are found lexically until it is back")
+        report.warnings.append(
+            f"embedder unavailable ({report.embed.error}); {left} passage(s) are found lexically until it is back"
+        )
 
 
 def reconcile(vault: Vault, settings: Settings, index_dir: str, progress: Progress | None = None) -> Report:
@@ -262,7 +281,9 @@ def reconcile(vault: Vault, settings: Settings, index_dir: str, progress: Progre
                 report.warnings.append(mismatch_message(fp, epochs.fingerprint(configured, mode)))
             if _unchanged(vault, conn, sentinels):
                 report.fast = True
-                report.unchanged = conn.execute("SELECT count(*) FROM documents WHERE source = ?", (SOURCE,)).fetchone()[0]
+                report.unchanged = conn.execute(
+                    "SELECT count(*) FROM documents WHERE source = ?", (SOURCE,)
+                ).fetchone()[0]
             else:
                 _full(vault, settings, conn, sentinels, report, progress)
         _embed(conn, _spec_of(conn, configured), settings, report, progress)
@@ -271,8 +292,10 @@ def reconcile(vault: Vault, settings: Settings, index_dir: str, progress: Progre
 
 
 def mismatch_message(serving: dict[str, object], configured: dict[str, object]) -> str:
-    return (f"the config asks for {epochs.describe(configured)} but the serving epoch is "
-            f"{epochs.describe(serving)}; run `curator index rebuild`")
+    return (
+        f"the config asks for {epochs.describe(configured)} but the serving epoch is "
+        f"{epochs.describe(serving)}; run `curator index rebuild`"
+    )
 
 
 def rebuild(vault: Vault, settings: Settings, index_dir: str, progress: Progress | None = None) -> Report:
@@ -291,8 +314,10 @@ def rebuild(vault: Vault, settings: Settings, index_dir: str, progress: Progress
             check = conn.execute("PRAGMA quick_check").fetchall()
             if pending or check != [("ok",)]:
                 why = f"{pending} passage(s) lack vectors" if pending else f"integrity check: {check[0][0]}"
-                raise IndexError_(f"the new epoch is incomplete ({why}); the serving epoch is unchanged",
-                                  hint=report.embed.error or "run it again")
+                raise IndexError_(
+                    f"the new epoch is incomplete ({why}); the serving epoch is unchanged",
+                    hint=report.embed.error or "run it again",
+                )
             _finish(conn, ep, report, started)
         except BaseException:
             try:

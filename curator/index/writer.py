@@ -92,8 +92,17 @@ class Writer:
         """Write ``doc``; returns (passages written, vectors reused)."""
         c = self.conn
         existing = self.doc_id(doc.source, doc.path)
-        row = (doc.kp_id, doc.namespace, doc.title, doc.size, doc.mtime_ns, doc.blob, doc.date,
-               json.dumps(doc.meta, ensure_ascii=False, default=str, sort_keys=True), doc.body_line)
+        row = (
+            doc.kp_id,
+            doc.namespace,
+            doc.title,
+            doc.size,
+            doc.mtime_ns,
+            doc.blob,
+            doc.date,
+            json.dumps(doc.meta, ensure_ascii=False, default=str, sort_keys=True),
+            doc.body_line,
+        )
         if existing is not None:
             self._clear(existing)
             c.execute(
@@ -121,8 +130,10 @@ class Writer:
                 (doc_id, p.seq, p.start_line, p.end_line, p.breadcrumb, p.text, h, vec),
             )
             pid = c.last_insert_rowid()
-            c.execute("INSERT INTO passages_fts(rowid, breadcrumb, body, extra) VALUES (?, ?, ?, ?)",
-                      (pid, p.breadcrumb, p.text, extra_terms(p.breadcrumb + "\n" + p.text)))
+            c.execute(
+                "INSERT INTO passages_fts(rowid, breadcrumb, body, extra) VALUES (?, ?, ?, ?)",
+                (pid, p.breadcrumb, p.text, extra_terms(p.breadcrumb + "\n" + p.text)),
+            )
             if vec == VEC_DONE:
                 c.execute("INSERT INTO passages_vec(rowid, embedding) VALUES (?, ?)", (pid, reuse[h]))
                 reused += 1
@@ -133,8 +144,10 @@ class Writer:
         for key, rank in _keys(doc):
             c.execute("INSERT INTO doc_keys(key, rank, doc_id) VALUES (?, ?, ?)", (key, rank, doc_id))
         for line, kind, target, heading in doc.links:
-            c.execute("INSERT INTO links(src, line, kind, target, key, heading) VALUES (?, ?, ?, ?, ?, ?)",
-                      (doc_id, line, kind, target, target.casefold(), heading))
+            c.execute(
+                "INSERT INTO links(src, line, kind, target, key, heading) VALUES (?, ?, ?, ?, ?, ?)",
+                (doc_id, line, kind, target, target.casefold(), heading),
+            )
         return len(doc.passages), reused
 
 

@@ -22,7 +22,8 @@ from curator.errors import CheckFailed, Conflict, NotFound, Rejected
 from curator.proposals import events as events_mod
 from curator.proposals import journal as jr
 from curator.proposals import store
-from curator.proposals.hunks import HunkConflict, apply as apply_hunks
+from curator.proposals.hunks import HunkConflict
+from curator.proposals.hunks import apply as apply_hunks
 from curator.proposals.layout import EVENTS, PROPOSALS_DIR
 from curator.proposals.lock import check_git_index_unlocked
 from curator.settings import Settings
@@ -73,7 +74,7 @@ def _commit_bytes(vault: Vault, view: ChangeView, head_bytes: bytes | None) -> b
         ) from None
 
 
-def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commit: bool) -> tuple[jr.Journal, bytes]:
+def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commit: bool) -> jr.Journal:
     repo = vault.repo
     subject = report.subject
     assert subject is not None
@@ -88,7 +89,9 @@ def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commi
         except KeyError:
             staged = None
         if staged != head_oid:
-            raise Conflict(f"{path} has staged changes", hint="commit or unstage them (git restore --staged), then apply")
+            raise Conflict(
+                f"{path} has staged changes", hint="commit or unstage them (git restore --staged), then apply"
+            )
         mode = 0o100644
         if state.head_tree is not None and head_oid is not None:
             mode = state.head_tree[path].filemode
@@ -102,13 +105,15 @@ def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commi
     old_events = state.worktree_bytes(events_path)
     line = events_mod.Event(events_mod.now_utc(), "applied", by).to_json() + "\n"
     new_events = (old_events or b"") + line.encode("utf-8")
-    journal.steps.append(jr.Step(
-        events_path,
-        str(repo.create_blob(old_events)) if old_events is not None else None,
-        str(repo.create_blob(new_events)),
-        str(repo.create_blob(new_events)),
-    ))
-    return journal, new_events
+    journal.steps.append(
+        jr.Step(
+            events_path,
+            str(repo.create_blob(old_events)) if old_events is not None else None,
+            str(repo.create_blob(new_events)),
+            str(repo.create_blob(new_events)),
+        )
+    )
+    return journal
 
 
 def _diff(report: ProposalReport) -> pygit2.Diff | None:
@@ -234,10 +239,12 @@ def apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool 
         raise CheckFailed(f"proposal {ulid} is already {report.status}")
     if not report.ok:
         first = report.findings[0]
-        raise Rejected(f"proposal {ulid} is rejected: {first.code} {first.path}: {first.message}",
-                       hint=f"{len(report.findings)} finding(s); see curator validate {ulid}")
+        raise Rejected(
+            f"proposal {ulid} is rejected: {first.code} {first.path}: {first.message}",
+            hint=f"{len(report.findings)} finding(s); see curator validate {ulid}",
+        )
     _preflight(vault, report)
-    journal, new_events = _plan(vault, state, report, by, commit)
+    journal = _plan(vault, state, report, by, commit)
     journal.save(vault)
     faults.point("apply:after-journal")
     try:

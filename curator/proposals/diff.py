@@ -183,9 +183,8 @@ def parse(text: str) -> list[FilePatch]:
         m = re.match(r'^diff --git (?:"(?:[^"\\]|\\.)*"|\S+) (?:"(?:[^"\\]|\\.)*"|\S+)$', first)
         # Paths with spaces are unquoted in the header line; the ---/+++ lines decide.
         _header(fp, section)
-        if not fp.hunks and not fp.binary and "@@" not in section and not fp.mode_change and not fp.rename:
-            if "--- " not in section:
-                raise DiffError(f"diff section without hunks: {first.strip()!r}", first_line)
+        if not (fp.hunks or fp.binary or fp.mode_change or fp.rename) and "@@" not in section and "--- " not in section:
+            raise DiffError(f"diff section without hunks: {first.strip()!r}", first_line)
         if m is None and fp.old_path is None and fp.new_path is None:
             raise DiffError(f"unreadable diff header {first.strip()!r}", first_line)
         if not fp.binary:

@@ -44,8 +44,10 @@ def parse(raw: bytes) -> tuple[list[Event], list[str]]:
         except ValueError:
             problems.append(f"events.jsonl line {no} is not JSON")
             continue
-        if not isinstance(data, dict) or set(data) - {"at", "event", "by", "commit", "reason"} or not all(
-            isinstance(data.get(k), str) and data.get(k) for k in ("at", "event", "by")
+        if (
+            not isinstance(data, dict)
+            or set(data) - {"at", "event", "by", "commit", "reason"}
+            or not all(isinstance(data.get(k), str) and data.get(k) for k in ("at", "event", "by"))
         ):
             problems.append(f"events.jsonl line {no} is not an event ({{at, event, by, commit?, reason?}})")
             continue
@@ -68,7 +70,7 @@ def status(events: list[Event]) -> str:
 
 
 def now_utc() -> str:
-    return dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def append(proposal_abs_dir: str, event: Event) -> None:

@@ -45,13 +45,15 @@ def apply(text: str, hunks: Sequence[Hunk], *, delete: bool = False) -> str:
         if here != pre:
             bad = next(i for i, (a, b) in enumerate(zip(here, pre, strict=True)) if a != b)
             raise HunkConflict(
-                n, start + bad + 1,
+                n,
+                start + bad + 1,
                 f"hunk {n} does not match at line {start + bad + 1}: "
                 f"expected {pre[bad].rstrip()!r}, found {here[bad].rstrip()!r}",
             )
         if h.trailing_context == 0 and start + len(pre) != len(lines):
             raise HunkConflict(
-                n, start + len(pre) + 1,
+                n,
+                start + len(pre) + 1,
                 f"hunk {n} was made at the end of the file, but the file now continues past line {start + len(pre)}",
             )
         out.extend(lines[pos:start])

@@ -37,8 +37,12 @@ class Journal:
     steps: list[Step] = field(default_factory=list)
 
     def save(self, vault: Vault) -> None:
-        data = {"proposal": self.proposal, "head": self.head, "commit": self.commit,
-                "steps": [asdict(s) for s in self.steps]}
+        data = {
+            "proposal": self.proposal,
+            "head": self.head,
+            "commit": self.commit,
+            "steps": [asdict(s) for s in self.steps],
+        }
         write_atomic(path_of(vault), json.dumps(data, indent=1).encode("utf-8"))
 
 

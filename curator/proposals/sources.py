@@ -9,7 +9,8 @@ import pygit2
 
 from curator.errors import UsageError
 from curator.proposals import diff as diff_mod
-from curator.proposals.hunks import HunkConflict, apply as apply_hunks
+from curator.proposals.hunks import HunkConflict
+from curator.proposals.hunks import apply as apply_hunks
 from curator.proposals.stage import Draft
 from curator.settings import Settings
 from curator.vault import frontmatter
@@ -17,8 +18,12 @@ from curator.vault.discover import Vault
 from curator.vault.globs import matches
 from curator.vault.identity import mint
 
-STAGED = (pygit2.enums.FileStatus.INDEX_NEW | pygit2.enums.FileStatus.INDEX_MODIFIED
-          | pygit2.enums.FileStatus.INDEX_DELETED | pygit2.enums.FileStatus.INDEX_RENAMED)
+STAGED = (
+    pygit2.enums.FileStatus.INDEX_NEW
+    | pygit2.enums.FileStatus.INDEX_MODIFIED
+    | pygit2.enums.FileStatus.INDEX_DELETED
+    | pygit2.enums.FileStatus.INDEX_RENAMED
+)
 WT = pygit2.enums.FileStatus
 
 
@@ -49,10 +54,7 @@ def with_kp_id(content: bytes, minted: list[str], path: str) -> tuple[bytes, str
 
 
 def is_note(path: str, settings: Settings) -> bool:
-    return (
-        path.split("/", 1)[0] != ".kp"
-        and matches(path, settings.notes.include)
-    )
+    return path.split("/", 1)[0] != ".kp" and matches(path, settings.notes.include)
 
 
 def from_worktree(vault: Vault, settings: Settings, only: list[str], minted: list[str]) -> list[WorktreeEdit]:

@@ -59,8 +59,9 @@ def _yaml_text(manifest: Manifest) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
-def write(vault: Vault, drafts: list[Draft], *, title: str, rationale: str, author: Author, base: str,
-          ulid: str | None = None) -> tuple[str, str]:
+def write(
+    vault: Vault, drafts: list[Draft], *, title: str, rationale: str, author: Author, base: str, ulid: str | None = None
+) -> tuple[str, str]:
     """Write a proposal into a hidden staging folder; returns (id, staging path)."""
     if not drafts:
         raise UsageError("nothing to propose: no changed notes")
@@ -72,7 +73,7 @@ def write(vault: Vault, drafts: list[Draft], *, title: str, rationale: str, auth
         title=title,
         rationale=rationale,
         author=author,
-        created=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        created=dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         base=base,
         changes=[Change(op=d.op, path=d.path, kp_id=d.kp_id, base_blob=d.base_blob) for d in drafts],  # type: ignore[arg-type]
     )

@@ -38,9 +38,15 @@ class Hit:
 
     def to_json(self, explain: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "kp_id": self.kp_id, "path": self.path, "title": self.title, "breadcrumb": self.breadcrumb,
-            "start_line": self.start_line, "end_line": self.end_line, "cite": self.cite,
-            "score": round(self.score, 6), "snippet": self.snippet,
+            "kp_id": self.kp_id,
+            "path": self.path,
+            "title": self.title,
+            "breadcrumb": self.breadcrumb,
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+            "cite": self.cite,
+            "score": round(self.score, 6),
+            "snippet": self.snippet,
         }
         if explain:
             data["explain"] = self.legs
@@ -56,8 +62,12 @@ class Result:
     warnings: list[str] = field(default_factory=list)
 
     def to_json(self, explain: bool = False) -> dict[str, Any]:
-        data: dict[str, Any] = {"query": self.query, "mode": self.mode, "epoch": self.epoch,
-                                "hits": [h.to_json(explain) for h in self.hits]}
+        data: dict[str, Any] = {
+            "query": self.query,
+            "mode": self.mode,
+            "epoch": self.epoch,
+            "hits": [h.to_json(explain) for h in self.hits],
+        }
         if self.warnings:
             data["warnings"] = self.warnings
         return data
@@ -79,8 +89,17 @@ class Searcher:
             self._embedder = embedders.create(self.spec)
         return self._embedder.embed([text])[0]
 
-    def search(self, query: str, *, k: int = 10, mode: str = "hybrid", filters: Filters | None = None,
-               links: bool = False, diversify: bool = False, depth: int | None = None) -> Result:
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        mode: str = "hybrid",
+        filters: Filters | None = None,
+        links: bool = False,
+        diversify: bool = False,
+        depth: int | None = None,
+    ) -> Result:
         if k < 1:
             raise UsageError("--k must be at least 1")
         result, fused, ran = self.rank(query, mode=mode, filters=filters, links=links, k=k, depth=depth)
@@ -89,8 +108,16 @@ class Searcher:
         result.hits = self._hits(fused[:k], ran, query)
         return result
 
-    def rank(self, query: str, *, mode: str = "hybrid", filters: Filters | None = None, links: bool = False,
-             k: int = 10, depth: int | None = None) -> tuple[Result, list[tuple[int, float]], list[Leg]]:
+    def rank(
+        self,
+        query: str,
+        *,
+        mode: str = "hybrid",
+        filters: Filters | None = None,
+        links: bool = False,
+        k: int = 10,
+        depth: int | None = None,
+    ) -> tuple[Result, list[tuple[int, float]], list[Leg]]:
         """The fused ranking of passage ids, before hits are read out."""
         if mode not in MODES:
             raise UsageError(f"--mode must be one of {', '.join(MODES)}")
@@ -144,11 +171,16 @@ class Searcher:
         for pid, score in fused:
             row = self.conn.execute(
                 "SELECT d.kp_id, d.path, d.title, p.breadcrumb, p.start_line, p.end_line, p.text, d.source "
-                "FROM passages p JOIN documents d ON d.id = p.doc_id WHERE p.id = ?", (pid,)).fetchone()
+                "FROM passages p JOIN documents d ON d.id = p.doc_id WHERE p.id = ?",
+                (pid,),
+            ).fetchone()
             if row is None:
                 continue
             kp_id, path, title, crumb, start, end, text, source = row
-            legs = {name: {"rank": float(table[pid][0]), "score": round(table[pid][1], 6)}
-                    for name, table in ranks.items() if pid in table}
+            legs = {
+                name: {"rank": float(table[pid][0]), "score": round(table[pid][1], 6)}
+                for name, table in ranks.items()
+                if pid in table
+            }
             hits.append(Hit(pid, kp_id, path, title, crumb, start, end, score, snippet(text, query), source, legs))
         return hits

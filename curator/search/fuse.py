@@ -32,8 +32,9 @@ def cosine(a: bytes, b: bytes) -> float:
     return dot / (na * nb)
 
 
-def mmr(fused: list[tuple[int, float]], k: int, similarity: Callable[[int, int], float],
-        lam: float = 0.7) -> list[tuple[int, float]]:
+def mmr(
+    fused: list[tuple[int, float]], k: int, similarity: Callable[[int, int], float], lam: float = 0.7
+) -> list[tuple[int, float]]:
     """Pick k from ``fused`` trading relevance against similarity to what is already picked."""
     if not fused:
         return []
@@ -42,6 +43,7 @@ def mmr(fused: list[tuple[int, float]], k: int, similarity: Callable[[int, int],
     chosen: list[tuple[int, float]] = []
     originals = dict(fused)
     while pool and len(chosen) < k:
+
         def value(item: tuple[int, float]) -> float:
             pid, rel = item
             penalty = max((similarity(pid, c) for c, _ in chosen), default=0.0)

@@ -58,11 +58,13 @@ def check_note(state: RepoState, path: str) -> NoteReport:
         findings.append(Finding("KP006", path, f"kp_id {before} {what}; a committed kp_id never changes (restore it)"))
     elif kp_id is None:
         if not in_head:
-            findings.append(Finding("KP006", path, "a new note without kp_id; add `kp_id: kp:<ULID>` (`curator new` mints one)"))
+            findings.append(
+                Finding("KP006", path, "a new note without kp_id; add `kp_id: kp:<ULID>` (`curator new` mints one)")
+            )
     elif not is_valid_kp_id(kp_id):
         findings.append(Finding("KP006", path, why_invalid(kp_id)))
     elif before is None:
-        owners = [p for p in state.kp_ids.get(kp_id, []) if p != path]
+        owners = state.kp_id_owners(kp_id, besides=path)
         if owners:
             findings.append(Finding("KP006", path, f"kp_id {kp_id} is already used by {owners[0]}; mint a new one"))
     if "status" in meta and not (head_meta and "status" in head_meta):

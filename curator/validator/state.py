@@ -30,8 +30,9 @@ _KP_LINE = re.compile(r"^kp_id[ \t]*:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
 
 
 class RepoState:
-    def __init__(self, vault: Vault, settings: Settings, overlay: dict[str, bytes | None] | None = None,
-                 against: str = "HEAD") -> None:
+    def __init__(
+        self, vault: Vault, settings: Settings, overlay: dict[str, bytes | None] | None = None, against: str = "HEAD"
+    ) -> None:
         self.vault = vault
         self.settings = settings
         # The commit that "committed" means: HEAD for the pre-commit hook, the commit
@@ -154,23 +155,46 @@ class RepoState:
 
     @cached_property
     def kp_ids(self) -> dict[str, list[str]]:
-        """kp_id → note paths in the work tree, read from each note's frontmatter."""
+        """kp_id → note paths in the work tree.
+
+        A plain stat walk and the first bytes of each note: identity is only needed
+        when a proposal creates or identifies a note, and asking git about every
+        path costs more than reading them. An owner git ignores is not in the vault,
+        so the few paths that claim a wanted id are confirmed with git by the caller.
+        """
+        from curator.vault.globs import compile_globs
+        from curator.vault.tree import walk
+
+        include = compile_globs(tuple(self.settings.notes.include))
         found: dict[str, list[str]] = {}
-        for f in self.scan.notes:
-            kp_id = read_kp_id(self.vault.abspath(f.path))
-            if kp_id:
-                found.setdefault(kp_id, []).append(f.path)
+        for f in walk(self.vault.root).files:
+            if include.match(f.path):
+                kp_id = read_kp_id(self.vault.abspath(f.path))
+                if kp_id:
+                    found.setdefault(kp_id, []).append(f.path)
         return found
+
+    def kp_id_owners(self, kp_id: str, besides: str | None = None) -> list[str]:
+        owners = [p for p in self.kp_ids.get(kp_id, []) if p != besides]
+        if not owners:
+            return []
+        from curator.vault.tree import GitView
+
+        git = GitView(self.vault)
+        return [p for p in owners if not git.file_ignored(p)]
 
 
 def read_kp_id(full_path: str) -> str | None:
     """A note's kp_id, reading as little as possible (frontmatter sits at the top)."""
     try:
         with open(full_path, "rb") as f:
-            head = f.read(8192)
+            head = f.read(4096)
             if not head.startswith((b"---", b"\xef\xbb\xbf---")):
                 return None
-            if b"\n---" not in head[3:] and b"\n..." not in head[3:]:
+            closed = b"\n---" in head[3:] or b"\n..." in head[3:]
+            if closed and b"kp_id" not in head:
+                return None
+            if not closed:
                 head += f.read()
     except OSError:
         return None

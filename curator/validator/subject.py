@@ -10,9 +10,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from curator.proposals import events as events_mod
-from curator.proposals.diff import DiffError, FilePatch, parse as parse_diff
-from curator.proposals.hunks import HunkConflict, apply as apply_hunks
-from curator.proposals.manifest import Change, Manifest, parse as parse_manifest
+from curator.proposals.diff import DiffError, FilePatch
+from curator.proposals.diff import parse as parse_diff
+from curator.proposals.hunks import HunkConflict
+from curator.proposals.hunks import apply as apply_hunks
+from curator.proposals.manifest import Change, Manifest
+from curator.proposals.manifest import parse as parse_manifest
 from curator.proposals.store import ProposalDir
 from curator.validator.rules.paths import escape_reason
 from curator.validator.state import RepoState

@@ -88,7 +88,7 @@ def find_vault(explicit: str | None = None, cwd: str | None = None) -> Vault:
         git_dir = _git_dir_of(here)
         if git_dir:
             return Vault(root=here, git_dir=git_dir)
-        if _is_bare_repo(here) or here.endswith(".git") and _is_bare_repo(here):
+        if _is_bare_repo(here) or (here.endswith(".git") and _is_bare_repo(here)):
             raise VaultError(
                 f"{here} is a bare git repository; a vault needs a work tree",
                 hint="clone it: git clone <bare> <dir>",

@@ -142,9 +142,7 @@ def _key_spans(lines: list[str], data: Any) -> dict[str, tuple[int, int]]:
         j = end
         while j < limit:
             line = lines[j]
-            if _is_continuation(line):
-                end = j + 1
-            elif line.strip() and not line.lstrip().startswith("#"):
+            if _is_continuation(line) or (line.strip() and not line.lstrip().startswith("#")):
                 end = j + 1
             elif line.strip():  # a comment at column 0 starts the next key's lines
                 break

@@ -43,9 +43,7 @@ def _wikilink(raw_inner: str, embed: bool, line: int, raw: str) -> Link | None:
     return Link(target, "embed" if embed else "wikilink", line, heading, alias, raw)
 
 
-def _markdown_link(
-    href: str, text: str, embed: bool, line: int, raw: str, note_dir: str
-) -> Link | None:
+def _markdown_link(href: str, text: str, embed: bool, line: int, raw: str, note_dir: str) -> Link | None:
     if href.startswith(("#", "/", "//")) or SCHEME_RE.match(href):
         return None
     path, _, anchor = href.partition("#")

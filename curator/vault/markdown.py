@@ -22,8 +22,11 @@ def fence_states(lines: list[str]) -> Iterator[tuple[str, bool]]:
             else:
                 yield line, False
         else:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and (
-                not line.strip().lstrip(fence[0])
+            if (
+                m
+                and m.group(1)[0] == fence[0]
+                and len(m.group(1)) >= len(fence)
+                and (not line.strip().lstrip(fence[0]))
             ):
                 fence = None
             yield line, True

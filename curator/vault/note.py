@@ -75,8 +75,8 @@ def _str_list(value: Any) -> list[str]:
 def to_iso(value: Any) -> str | None:
     if isinstance(value, dt.datetime):
         if value.tzinfo is None:
-            value = value.replace(tzinfo=dt.timezone.utc)
-        return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+            value = value.replace(tzinfo=dt.UTC)
+        return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     if isinstance(value, dt.date):
         return value.isoformat()
     if isinstance(value, str) and value[:4].isdigit():
@@ -128,9 +128,7 @@ def parse(path: str, raw: bytes) -> Note:
         kp_id = None
     title_value = meta.get("title")
     title = (
-        str(title_value).strip()
-        if isinstance(title_value, (str, int, float)) and str(title_value).strip()
-        else None
+        str(title_value).strip() if isinstance(title_value, (str, int, float)) and str(title_value).strip() else None
     )
     title = title or _first_heading(text[body_start:]) or posixpath.splitext(posixpath.basename(path))[0]
     return Note(path, text, meta, body_line, body_start, kp_id, title, problems)

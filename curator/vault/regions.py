@@ -55,9 +55,7 @@ def find(lines: list[str], producers: Iterable[str]) -> tuple[list[Region], list
         producer, kind, name = marker
         if kind == "begin":
             if open_ is not None:
-                problems.append(
-                    RegionProblem(no, f"{producer}:begin {name} inside region {open_[1]}")
-                )
+                problems.append(RegionProblem(no, f"{producer}:begin {name} inside region {open_[1]}"))
                 continue
             open_ = (producer, name, no)
         else:

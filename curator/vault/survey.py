@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from curator.settings import Settings
 from curator.vault.discover import Vault
-from curator.vault.note import Note, NotANote, parse
+from curator.vault.note import NotANote, Note, parse
 from curator.vault.resolve import Resolver, Target
 from curator.vault.tree import Classified, Skip, read_bytes, scan
 

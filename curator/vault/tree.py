@@ -152,9 +152,7 @@ class Classified:
     """Every file path that is not ignored (notes and attachments): link targets."""
 
 
-def classify(
-    w: Walk, settings: Settings, file_ignored: Callable[[str], bool]
-) -> Classified:
+def classify(w: Walk, settings: Settings, file_ignored: Callable[[str], bool]) -> Classified:
     include = compile_globs(tuple(settings.notes.include))
     max_bytes = settings.notes.max_bytes
     notes: list[FileStat] = []

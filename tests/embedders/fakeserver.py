@@ -29,7 +29,7 @@ class EmbeddingServer:
             def log_message(self, *args: Any) -> None:
                 pass
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
                 if server.fail_next:
@@ -42,12 +42,27 @@ class EmbeddingServer:
                     return
                 dims = server.dims + (3 if server.wrong_dims else 0)
                 if self.path.endswith("/embeddings"):
-                    data = [{"object": "embedding", "index": i, "embedding": vector(t, dims)} for i, t in enumerate(texts)]
-                    self._send(200, {"object": "list", "data": data, "model": body.get("model"),
-                                     "usage": {"prompt_tokens": sum(len(t.split()) for t in texts)}})
+                    data = [
+                        {"object": "embedding", "index": i, "embedding": vector(t, dims)} for i, t in enumerate(texts)
+                    ]
+                    self._send(
+                        200,
+                        {
+                            "object": "list",
+                            "data": data,
+                            "model": body.get("model"),
+                            "usage": {"prompt_tokens": sum(len(t.split()) for t in texts)},
+                        },
+                    )
                 elif self.path == "/api/embed":
-                    self._send(200, {"model": body.get("model"), "embeddings": [vector(t, dims) for t in texts],
-                                     "prompt_eval_count": sum(len(t.split()) for t in texts)})
+                    self._send(
+                        200,
+                        {
+                            "model": body.get("model"),
+                            "embeddings": [vector(t, dims) for t in texts],
+                            "prompt_eval_count": sum(len(t.split()) for t in texts),
+                        },
+                    )
                 else:
                     self._send(404, {"error": "not found"})
 

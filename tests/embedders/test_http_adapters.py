@@ -84,8 +84,11 @@ def test_down_endpoint_is_an_embedder_error() -> None:
         emb.embed(["x"])
 
 
-SECRET_NOTE = note("kp:01J000000000000000000SECRT", "Deploy notes",
-                   "Use the key AKIAIOSFODNN7EXAMPLE for the bucket.\n\n## Other\n\nNothing secret here.\n")
+SECRET_NOTE = note(
+    "kp:01J000000000000000000SECRT",
+    "Deploy notes",
+    "Use the key AKIAIOSFODNN7EXAMPLE for the bucket.\n\n## Other\n\nNothing secret here.\n",
+)
 
 
 def test_index_with_remote_embedder_withholds_secrets_and_counts_usage(vault: GitVault, cli, monkeypatch) -> None:
@@ -106,7 +109,9 @@ def test_index_with_remote_embedder_withholds_secrets_and_counts_usage(vault: Gi
         status = json.loads(cli("--vault", vault.root, "--json", "status").out)
         assert status["remote_calls"] >= 1 and status["remote_tokens_estimated"] > 0
         assert status["lexical_only_secrets"] == 1
-        hits = json.loads(cli("--vault", vault.root, "--json", "search", "AKIAIOSFODNN7EXAMPLE", "--mode", "lexical").out)["hits"]
+        hits = json.loads(
+            cli("--vault", vault.root, "--json", "search", "AKIAIOSFODNN7EXAMPLE", "--mode", "lexical").out
+        )["hits"]
         assert hits and hits[0]["path"] == "notes/deploy.md"  # still found lexically
 
 
@@ -115,8 +120,11 @@ def test_rejected_batch_is_skipped_and_named(vault: GitVault, cli, monkeypatch) 
     vault.commit("huge")
     with EmbeddingServer(dims=8) as srv:
         srv.reject_when = "REJECT-ME"
-        vault.write(".kp/config.yaml", "embedder:\n  provider: openai\n  model: m\n  dims: 8\n  batch_size: 1\n"
-                    f"  base_url: http://127.0.0.1:{srv.port}/v1\n")
+        vault.write(
+            ".kp/config.yaml",
+            "embedder:\n  provider: openai\n  model: m\n  dims: 8\n  batch_size: 1\n"
+            f"  base_url: http://127.0.0.1:{srv.port}/v1\n",
+        )
         r = cli("--vault", vault.root, "--json", "index")
         report = json.loads(r.out)
         assert [x["path"] for x in report["rejected"]] == ["notes/huge.md"]
@@ -124,7 +132,9 @@ def test_rejected_batch_is_skipped_and_named(vault: GitVault, cli, monkeypatch) 
 
 
 def test_embedder_down_means_lexical_with_a_warning(vault: GitVault, cli, monkeypatch) -> None:
-    vault.write(".kp/config.yaml", "embedder:\n  provider: openai\n  model: m\n  dims: 8\n  base_url: http://127.0.0.1:9/v1\n")
+    vault.write(
+        ".kp/config.yaml", "embedder:\n  provider: openai\n  model: m\n  dims: 8\n  base_url: http://127.0.0.1:9/v1\n"
+    )
     r = cli("--vault", vault.root, "--json", "index")
     assert r.code == 0
     report = json.loads(r.out)
@@ -139,7 +149,10 @@ def test_embedder_down_means_lexical_with_a_warning(vault: GitVault, cli, monkey
 def test_wrong_dimensions_never_mix_into_the_index(vault: GitVault, cli, monkeypatch) -> None:
     with EmbeddingServer(dims=8) as srv:
         srv.wrong_dims = True
-        vault.write(".kp/config.yaml", f"embedder:\n  provider: openai\n  model: m\n  dims: 8\n  base_url: http://127.0.0.1:{srv.port}/v1\n")
+        vault.write(
+            ".kp/config.yaml",
+            f"embedder:\n  provider: openai\n  model: m\n  dims: 8\n  base_url: http://127.0.0.1:{srv.port}/v1\n",
+        )
         report = json.loads(cli("--vault", vault.root, "--json", "index").out)
         assert report["embedded"] == 0 and any("dimensions" in w for w in report["warnings"])
         assert json.loads(cli("--vault", vault.root, "--json", "status").out)["embedded"] == 0

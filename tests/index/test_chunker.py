@@ -40,8 +40,12 @@ def test_long_sections_split_at_blank_lines() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.sampled_from(["# H1", "## H2", "text line", "", "```", "code", "more words here " * 30, "- item"]),
-                max_size=60))
+@given(
+    st.lists(
+        st.sampled_from(["# H1", "## H2", "text line", "", "```", "code", "more words here " * 30, "- item"]),
+        max_size=60,
+    )
+)
 def test_passages_are_exactly_their_lines(lines: list[str]) -> None:
     body = "\n".join(lines) + "\n"
     file_lines = body.split("\n")

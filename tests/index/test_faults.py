@@ -27,8 +27,13 @@ def _index_dir() -> Path:
 
 
 def _spawn(*args: str | Path, env: dict[str, str]) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "curator", *map(str, args)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "curator", *map(str, args)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _wait_for(predicate, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
@@ -55,8 +60,7 @@ def test_kill_during_rebuild_leaves_the_serving_epoch_answering(example_vault: G
     assert run_process("--vault", example_vault.root, "index", env=_env()).returncode == 0
     index_dir = _index_dir()
     serving = (index_dir / "CURRENT").read_text()
-    proc = _spawn("--vault", example_vault.root, "index", "rebuild",
-                  env=_env(CURATOR_FAKE_EMBED_DELAY="0.4"))
+    proc = _spawn("--vault", example_vault.root, "index", "rebuild", env=_env(CURATOR_FAKE_EMBED_DELAY="0.4"))
     epochs = index_dir / "epochs"
     _wait_for(lambda: len([p for p in epochs.glob("*.sqlite")]) == 2)
     time.sleep(1.0)
@@ -92,8 +96,14 @@ def test_kill_during_embedding_then_finish_only_what_is_missing(example_vault: G
     total = _count(db, "SELECT count(*) FROM passages")
     assert 0 < done_before < total
     # no note is complete while any of its passages lacks a vector
-    assert _count(db, "SELECT count(*) FROM documents d WHERE complete = 1 AND EXISTS "
-                      "(SELECT 1 FROM passages p WHERE p.doc_id = d.id AND p.vec = 0)") == 0
+    assert (
+        _count(
+            db,
+            "SELECT count(*) FROM documents d WHERE complete = 1 AND EXISTS "
+            "(SELECT 1 FROM passages p WHERE p.doc_id = d.id AND p.vec = 0)",
+        )
+        == 0
+    )
     # until then, lexical search finds everything
     r = run_process("--vault", example_vault.root, "--json", "search", "Halbwachs", "--mode", "lexical", env=_env())
     assert json.loads(r.stdout)["hits"][0]["path"] == "reading/mémoire-collective.md"
@@ -122,8 +132,16 @@ print("ok")
 @pytest.mark.slow
 def test_four_readers_while_the_indexer_writes(example_vault: GitVault) -> None:
     assert run_process("--vault", example_vault.root, "index", env=_env()).returncode == 0
-    readers = [subprocess.Popen([sys.executable, "-c", READER, str(example_vault.root), "60"], env=_env(),
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    readers = [
+        subprocess.Popen(
+            [sys.executable, "-c", READER, str(example_vault.root), "60"],
+            env=_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
     for round_ in range(4):
         for p in sorted(example_vault.root.rglob("*.md"))[:20]:
             if ".kp" not in p.parts:
@@ -138,7 +156,9 @@ def test_four_readers_while_the_indexer_writes(example_vault: GitVault) -> None:
         assert "locked" not in err
 
 
-@pytest.mark.parametrize("query", ['"', "*", "NEAR", "-", ":", 'foo:bar', '"unbalanced', "a AND", "(", "NOT x", "^", "col:*"])
+@pytest.mark.parametrize(
+    "query", ['"', "*", "NEAR", "-", ":", "foo:bar", '"unbalanced', "a AND", "(", "NOT x", "^", "col:*"]
+)
 def test_fts_syntax_in_queries_never_raises(example_vault: GitVault, cli, monkeypatch, query: str) -> None:
     monkeypatch.setenv("CURATOR_EMBEDDER", "fake")
     cli("--vault", example_vault.root, "index")

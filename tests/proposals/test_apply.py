@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -117,8 +116,14 @@ def test_reject_records_the_reason_and_leaves_the_vault(vault: GitVault, cli) ->
     assert cli("--vault", vault.root, "validate", f".kp/proposals/{pid}/events.jsonl").code == 0
 
 
-POINTS = ["apply:after-journal", "apply:mid-write", "apply:after-write", "apply:after-event",
-          "apply:after-commit", "apply:after-index"]
+POINTS = [
+    "apply:after-journal",
+    "apply:mid-write",
+    "apply:after-write",
+    "apply:after-event",
+    "apply:after-commit",
+    "apply:after-index",
+]
 
 
 @pytest.mark.parametrize("point", POINTS)

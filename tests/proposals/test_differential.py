@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,7 +22,9 @@ from tests.conftest import make_git_vault
 
 PATH = "notes/edit me.md"
 HEADER = "---\nkp_id: kp:01J000000000000000000000ED\n---\n"
-line_st = st.sampled_from(["alpha", "beta", "gamma", "", "delta", "alpha", "  indented", "tail\r", "ü ñ", "- item", "# Heading"])
+line_st = st.sampled_from(
+    ["alpha", "beta", "gamma", "", "delta", "alpha", "  indented", "tail\r", "ü ñ", "- item", "# Heading"]
+)
 
 
 @st.composite
@@ -53,7 +54,9 @@ def scratch(tmp_path_factory: pytest.TempPathFactory):
     return v
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(data=st.data())
 def test_curator_applies_only_where_git_apply_does(scratch, tmp_path_factory, data) -> None:
     base_lines = data.draw(st.lists(line_st, min_size=0, max_size=14), label="base")

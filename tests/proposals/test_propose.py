@@ -16,7 +16,18 @@ def test_worktree_edits_become_a_proposal_and_the_files_are_restored(vault: GitV
     (vault.root / "notes/beta.md").unlink()
     vault.write("notes/new idea.md", "---\ntitle: New idea\n---\n# New idea\n")
     vault.write("elsewhere.csv", "not,a,note\n")
-    r = cli("--vault", vault.root, "--json", "propose", "--title", "Tidy", "--rationale", "why not", "--author", "agent:helper")
+    r = cli(
+        "--vault",
+        vault.root,
+        "--json",
+        "propose",
+        "--title",
+        "Tidy",
+        "--rationale",
+        "why not",
+        "--author",
+        "agent:helper",
+    )
     assert r.code == 0, r
     data = json.loads(r.out)
     assert data["ok"] and data["staged"]
@@ -61,8 +72,16 @@ def test_patch_file_and_create(vault: GitVault, cli, tmp_path: Path) -> None:
     vault.git("checkout", "--", "notes/beta.md")
     (tmp_path / "p.diff").write_text(patch)
     (tmp_path / "gamma.md").write_text(note("kp:01J000000000000000000GAMMA", "Gamma"))
-    r = cli("--vault", vault.root, "--json", "propose", "--patch", tmp_path / "p.diff",
-            "--create", f"notes/gamma.md={tmp_path / 'gamma.md'}")
+    r = cli(
+        "--vault",
+        vault.root,
+        "--json",
+        "propose",
+        "--patch",
+        tmp_path / "p.diff",
+        "--create",
+        f"notes/gamma.md={tmp_path / 'gamma.md'}",
+    )
     assert r.code == 0, r
     data = json.loads(r.out)
     assert data["ok"]

@@ -43,7 +43,10 @@ def test_identifiers_are_found_by_their_parts_and_whole(indexed: GitVault, cli) 
 
 
 def test_accents_fold_and_words_stem(indexed: GitVault, cli) -> None:
-    assert _search(cli, indexed, "memoire societe", "--mode", "lexical")["hits"][0]["path"] == "reading/mémoire-collective.md"
+    assert (
+        _search(cli, indexed, "memoire societe", "--mode", "lexical")["hits"][0]["path"]
+        == "reading/mémoire-collective.md"
+    )
     assert _search(cli, indexed, "checkpointing", "--mode", "lexical")["hits"][0]["path"] == "sqlite/wal-mode.md"
 
 
@@ -72,7 +75,9 @@ def test_explain_shows_each_leg(indexed: GitVault, cli) -> None:
 
 def test_links_leg_and_mmr(indexed: GitVault, cli) -> None:
     plain = _search(cli, indexed, "reciprocal rank fusion", "--k", "8", "--mode", "lexical")["hits"]
-    linked = _search(cli, indexed, "reciprocal rank fusion", "--k", "8", "--mode", "lexical", "--links", "--explain")["hits"]
+    linked = _search(cli, indexed, "reciprocal rank fusion", "--k", "8", "--mode", "lexical", "--links", "--explain")[
+        "hits"
+    ]
     assert any("links" in h["explain"] for h in linked)
     assert {h["path"] for h in linked} != {h["path"] for h in plain} or len(linked) > len(plain)
     diverse = _search(cli, indexed, "WAL", "--k", "3", "--mmr")["hits"]
@@ -94,7 +99,7 @@ def test_read_pages_with_line_numbers(indexed: GitVault, cli) -> None:
 def test_relate_lists_links_backlinks_and_unresolved(indexed: GitVault, cli) -> None:
     data = json.loads(cli("--vault", indexed.root, "--json", "relate", "projects/home-lab.md").out)
     assert [u["target"] for u in data["unresolved"]] == ["Proxmox cluster"]
-    assert [l["path"] for l in data["links"]] == ["now.md"]
+    assert [link["path"] for link in data["links"]] == ["now.md"]
     assert "index.md" in [b["path"] for b in data["backlinks"]]
     wal = json.loads(cli("--vault", indexed.root, "--json", "relate", "WAL mode").out)
     assert {b["path"] for b in wal["backlinks"]} >= {"index.md", "sqlite/busy-timeout.md"}

@@ -31,7 +31,10 @@ def _digest_tree(root: Path) -> dict[str, str]:
 
 def test_output_is_byte_identical_and_nothing_is_written(example_vault: GitVault) -> None:
     before = _digest_tree(example_vault.root)
-    runs = [run_process("--vault", example_vault.root, "validate", "--format", fmt) for fmt in ("json", "json", "text", "text")]
+    runs = [
+        run_process("--vault", example_vault.root, "validate", "--format", fmt)
+        for fmt in ("json", "json", "text", "text")
+    ]
     assert runs[0].stdout == runs[1].stdout and runs[2].stdout == runs[3].stdout
     assert all(r.returncode == 1 for r in runs)
     assert _digest_tree(example_vault.root) == before
@@ -47,19 +50,27 @@ def test_findings_are_sorted(example_vault: GitVault) -> None:
         assert r.findings == sorted(r.findings, key=lambda f: f.sort_key())
 
 
-names = st.sampled_from(["proposal.yaml", "changes.diff", "events.jsonl", "files/notes/x.md", "files/../x.md", "junk", "files/a/b.md"])
+names = st.sampled_from(
+    ["proposal.yaml", "changes.diff", "events.jsonl", "files/notes/x.md", "files/../x.md", "junk", "files/a/b.md"]
+)
 blobs = st.one_of(
     st.binary(max_size=200),
-    st.sampled_from([
-        b"schema: proposals/v1\nid: 01J00000000000000000000000\n",
-        b"schema: proposals/v1\nid: X\ntitle: t\nauthor: {kind: agent, name: a}\ncreated: 2026-01-01T00:00:00Z\nbase: " + b"a" * 40 + b"\nchanges: [{op: modify, path: notes/x.md, base_blob: " + b"b" * 40 + b"}]\n",
-        b"schema: proposals/v1\nchanges: [{op: explode, path: '../../etc/passwd'}]\n",
-        b"diff --git a/notes/x.md b/notes/x.md\n--- a/notes/x.md\n+++ b/notes/x.md\n@@ -1,3 +1,3 @@\n a\n-b\n",
-        b"diff --git a/x b/x\nGIT binary patch\nliteral 0\n",
-        b'{"at": "x", "event": "applied", "by": "me"}\n',
-        b"- just\n- a list\n",
-        b"\xff\xfe\x00garbage",
-    ]),
+    st.sampled_from(
+        [
+            b"schema: proposals/v1\nid: 01J00000000000000000000000\n",
+            b"schema: proposals/v1\nid: X\ntitle: t\nauthor: {kind: agent, name: a}\ncreated: 2026-01-01T00:00:00Z\nbase: "
+            + b"a" * 40
+            + b"\nchanges: [{op: modify, path: notes/x.md, base_blob: "
+            + b"b" * 40
+            + b"}]\n",
+            b"schema: proposals/v1\nchanges: [{op: explode, path: '../../etc/passwd'}]\n",
+            b"diff --git a/notes/x.md b/notes/x.md\n--- a/notes/x.md\n+++ b/notes/x.md\n@@ -1,3 +1,3 @@\n a\n-b\n",
+            b"diff --git a/x b/x\nGIT binary patch\nliteral 0\n",
+            b'{"at": "x", "event": "applied", "by": "me"}\n',
+            b"- just\n- a list\n",
+            b"\xff\xfe\x00garbage",
+        ]
+    ),
 )
 
 
@@ -73,9 +84,13 @@ def fuzz_vault(tmp_path_factory: pytest.TempPathFactory) -> GitVault:
     return v
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(st.dictionaries(names, blobs, max_size=5), st.sampled_from(["01J00000000000000000000000", "X", "not a ulid"]))
-def test_any_proposal_folder_gives_sorted_deterministic_findings(fuzz_vault: GitVault, contents: dict, dirname: str) -> None:
+def test_any_proposal_folder_gives_sorted_deterministic_findings(
+    fuzz_vault: GitVault, contents: dict, dirname: str
+) -> None:
     folder = fuzz_vault.root / ".kp" / "proposals" / dirname
     shutil.rmtree(folder, ignore_errors=True)
     for rel, data in contents.items():

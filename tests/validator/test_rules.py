@@ -56,6 +56,7 @@ def _create_at(path: str, content: str | bytes | None = None) -> Case:
     def build(v: GitVault) -> str:
         c, f = created(path, content if content is not None else _new("X", mint()))
         return make_proposal(v, [c], files=f)
+
     return build
 
 
@@ -63,6 +64,7 @@ def _modify_alpha(new: Callable[[str], str]) -> Case:
     def build(v: GitVault) -> str:
         c, d = modify(v, "notes/alpha.md", new(v.read("notes/alpha.md")))
         return make_proposal(v, [c], diff=d)
+
     return build
 
 
@@ -70,6 +72,7 @@ def _modify_region(new: Callable[[str], str]) -> Case:
     def build(v: GitVault) -> str:
         c, d = modify(v, "notes/region.md", new(v.read("notes/region.md")))
         return make_proposal(v, [c], diff=d)
+
     return build
 
 
@@ -161,7 +164,11 @@ CASES: list[tuple[str, Case, str]] = [
     ("case-clash-within", _case_clash_in_proposal, "KP002"),
     ("producer-path", _create_at(".curio/new.md"), "KP003"),
     ("edit-in-region", _modify_region(lambda t: t.replace("- one", "- uno")), "KP004"),
-    ("forged-marker", _modify_alpha(lambda t: t + "<!-- curio:begin sneaky -->\nx\n<!-- curio:end sneaky -->\n"), "KP004"),
+    (
+        "forged-marker",
+        _modify_alpha(lambda t: t + "<!-- curio:begin sneaky -->\nx\n<!-- curio:end sneaky -->\n"),
+        "KP004",
+    ),
     ("remove-marker", _modify_region(lambda t: t.replace("<!-- curio:end related -->\n", "")), "KP004"),
     ("add-line-in-region", _modify_region(lambda t: t.replace("- two\n", "- two\n- three\n")), "KP004"),
     ("stale-base", _stale_base, "KP005"),
@@ -253,19 +260,40 @@ def test_changed_notes_are_checked_against_head(rv: GitVault, cli) -> None:
     rv.write("notes/alpha.md", rv.read("notes/alpha.md").replace("kp:01J0000000000000000000ALPH", "kp:changed"))
     rv.write("notes/fresh.md", "---\ntitle: no id\n---\n")
     rv.write("notes/clone.md", note("kp:01J00000000000000000000RGN", "Clone"))
-    r = cli("--vault", rv.root, "validate", "--format", "json",
-            str(rv.root / "notes/alpha.md"), str(rv.root / "notes/fresh.md"), str(rv.root / "notes/clone.md"),
-            str(rv.root / "notes/crlf.md"))
+    r = cli(
+        "--vault",
+        rv.root,
+        "validate",
+        "--format",
+        "json",
+        str(rv.root / "notes/alpha.md"),
+        str(rv.root / "notes/fresh.md"),
+        str(rv.root / "notes/clone.md"),
+        str(rv.root / "notes/crlf.md"),
+    )
     assert r.code == 1
     notes = {n["path"]: [f["code"] for f in n["findings"]] for n in json.loads(r.out)["notes"]}
-    assert notes == {"notes/alpha.md": ["KP006"], "notes/fresh.md": ["KP006"], "notes/clone.md": ["KP006"],
-                     "notes/crlf.md": []}
+    assert notes == {
+        "notes/alpha.md": ["KP006"],
+        "notes/fresh.md": ["KP006"],
+        "notes/clone.md": ["KP006"],
+        "notes/crlf.md": [],
+    }
 
 
 def test_file_paths_map_to_their_proposal_once(rv: GitVault, cli) -> None:
     pid = valid_create(rv)
     folder = rv.root / ".kp" / "proposals" / pid
-    r = cli("--vault", rv.root, "validate", "--format", "json", folder / "proposal.yaml", folder / "files" / "notes" / "new.md", folder)
+    r = cli(
+        "--vault",
+        rv.root,
+        "validate",
+        "--format",
+        "json",
+        folder / "proposal.yaml",
+        folder / "files" / "notes" / "new.md",
+        folder,
+    )
     data = json.loads(r.out)
     assert [p["id"] for p in data["proposals"]] == [pid] and r.code == 0
 

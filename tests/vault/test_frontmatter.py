@@ -46,7 +46,9 @@ def document(draw: st.DrawFn) -> tuple[list[tuple[str, str]], str, str]:
     for k in keys:
         prefix = draw(st.sampled_from(["", "", "# a note about it\n", "\n"]))
         entries.append((k, prefix + draw(entry(k))))
-    body = draw(st.sampled_from(["# Title\n\nBody text.\n", "", "no heading\n---\nnot frontmatter\n", "ü\r\nCRLF body\r\n"]))
+    body = draw(
+        st.sampled_from(["# Title\n\nBody text.\n", "", "no heading\n---\nnot frontmatter\n", "ü\r\nCRLF body\r\n"])
+    )
     head_comment = draw(st.sampled_from(["", "# top comment\n"]))
     return entries, head_comment, body
 

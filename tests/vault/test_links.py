@@ -12,7 +12,7 @@ def test_every_link_form_is_extracted_with_its_line() -> None:
         "Web [x](https://example.org) and [anchor](#local) are not notes.\n"
     )
     links = extract(body, first_line=10, note_path="notes/here.md")
-    got = [(l.target, l.kind, l.line, l.heading, l.alias) for l in links]
+    got = [(link.target, link.kind, link.line, link.heading, link.alias) for link in links]
     assert got == [
         ("Alpha", "wikilink", 10, None, None),
         ("beta", "wikilink", 10, None, "the second"),
@@ -25,7 +25,7 @@ def test_every_link_form_is_extracted_with_its_line() -> None:
 
 def test_links_in_code_are_not_links() -> None:
     body = "```\n[[NotALink]]\n```\nInline `[[Nope]]` but [[Yes]].\n~~~md\n[x](y.md)\n~~~\n"
-    assert [l.target for l in extract(body)] == ["Yes"]
+    assert [link.target for link in extract(body)] == ["Yes"]
 
 
 def test_resolution_precedence_and_case() -> None:
@@ -39,8 +39,17 @@ def test_resolution_precedence_and_case() -> None:
         "[[kp:01J0000000000000000000ALPH]] [[a/alpha]] [[alpha]] [[BETA]] [[first]] [[alpha note]] [[missing]] [m](b/beta.md)",
         note_path="index.md",
     )
-    resolved = [r.resolve(l) for l in links]
-    assert resolved == ["a/alpha.md", "a/alpha.md", "a/alpha.md", "b/beta.md", "a/alpha.md", "a/alpha.md", None, "b/beta.md"]
+    resolved = [r.resolve(link) for link in links]
+    assert resolved == [
+        "a/alpha.md",
+        "a/alpha.md",
+        "a/alpha.md",
+        "b/beta.md",
+        "a/alpha.md",
+        "a/alpha.md",
+        None,
+        "b/beta.md",
+    ]
 
 
 def test_attachment_links_are_not_note_links() -> None:

@@ -19,14 +19,20 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
         c = view.change
         if c.op == "create":
             if state.lexists(c.path):
-                yield Finding("KP005", c.path, "a create onto a path that already exists; propose a modify of it instead")
+                yield Finding(
+                    "KP005", c.path, "a create onto a path that already exists; propose a modify of it instead"
+                )
             elif state.head_has_dir(c.path):
                 yield Finding("KP005", c.path, "a create onto a folder")
             continue
         if view.patch is None or view.patch.binary:
             continue
         if c.base_blob and view.base_bytes is None:
-            yield Finding("KP005", c.path, f"base_blob {c.base_blob[:12]} is not in this repository; restage the proposal from the current vault")
+            yield Finding(
+                "KP005",
+                c.path,
+                f"base_blob {c.base_blob[:12]} is not in this repository; restage the proposal from the current vault",
+            )
         elif view.base_conflict is not None:
             e = view.base_conflict
             yield Finding("KP005", c.path, f"does not apply to its base: {e.message}", e.line or None)

@@ -21,13 +21,19 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
     limits = state.settings.limits
     p = subject.proposal
     if p.total_bytes > limits.max_proposal_bytes:
-        yield Finding("KP009", p.rel_dir, f"the proposal holds {_kib(p.total_bytes)}, over limits.max_proposal_bytes ({_kib(limits.max_proposal_bytes)})")
+        yield Finding(
+            "KP009",
+            p.rel_dir,
+            f"the proposal holds {_kib(p.total_bytes)}, over limits.max_proposal_bytes ({_kib(limits.max_proposal_bytes)})",
+        )
     if subject.diff_not_utf8:
         yield Finding("KP009", f"{p.rel_dir}/{DIFF}", "changes.diff is not UTF-8; notes are UTF-8 text")
     for rel, stored in sorted(p.files.items()):
         where = rel
         if stored.size > limits.max_file_bytes:
-            yield Finding("KP009", where, f"{_kib(stored.size)} is over limits.max_file_bytes ({_kib(limits.max_file_bytes)})")
+            yield Finding(
+                "KP009", where, f"{_kib(stored.size)} is over limits.max_file_bytes ({_kib(limits.max_file_bytes)})"
+            )
             continue
         data = stored.data or b""
         if b"\x00" in data:
@@ -46,6 +52,10 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
             continue
         size = len(post.encode("utf-8"))
         if size > limits.max_file_bytes:
-            yield Finding("KP009", view.change.path, f"the result is {_kib(size)}, over limits.max_file_bytes ({_kib(limits.max_file_bytes)})")
+            yield Finding(
+                "KP009",
+                view.change.path,
+                f"the result is {_kib(size)}, over limits.max_file_bytes ({_kib(limits.max_file_bytes)})",
+            )
         if "\x00" in post:
             yield Finding("KP009", view.change.path, "the result contains NUL bytes; notes are text")

@@ -37,4 +37,8 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
             yield Finding("KP008", path, f"{e}; the frontmatter must be a YAML mapping", e.line)
             continue
         if "status" in meta and not _has_status(view.pre_text if view.change.op == "modify" else None):
-            yield Finding("KP008", path, "introduces a status: field; lifecycle lives in the index, and producers would clobber it")
+            yield Finding(
+                "KP008",
+                path,
+                "introduces a status: field; lifecycle lives in the index, and producers would clobber it",
+            )

@@ -47,7 +47,7 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
                 continue
             if c.kp_id is not None and c.kp_id != post:
                 yield Finding("KP006", c.path, f"changes names kp_id {c.kp_id} but the file has {post}")
-            owners = [p for p in state.kp_ids.get(post, []) if p != c.path]
+            owners = state.kp_id_owners(post, besides=c.path)
             if owners:
                 yield Finding("KP006", c.path, f"kp_id {post} is already used by {owners[0]}; mint a new one")
         else:
@@ -66,7 +66,7 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
             if c.kp_id is not None and c.kp_id != post:
                 yield Finding("KP006", c.path, f"changes names kp_id {c.kp_id} but the note has {post}")
             if pre is None:
-                owners = [p for p in state.kp_ids.get(post, []) if p != c.path]
+                owners = state.kp_id_owners(post, besides=c.path)
                 if owners:
                     yield Finding("KP006", c.path, f"kp_id {post} is already used by {owners[0]}; mint a new one")
         if isinstance(post, str):

@@ -22,7 +22,11 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
     if not is_ulid(p.id):
         yield Finding("KP001", here, f"the directory name {p.id!r} is not a ULID")
     for name in p.unexpected:
-        yield Finding("KP001", f"{here}/{name}", "not part of a proposal (proposal.yaml, changes.diff, files/, events.jsonl); remove it")
+        yield Finding(
+            "KP001",
+            f"{here}/{name}",
+            "not part of a proposal (proposal.yaml, changes.diff, files/, events.jsonl); remove it",
+        )
     yield from _events(subject, state)
     m = subject.manifest
     if m is None:
@@ -92,7 +96,11 @@ def _events(subject: Subject, state: RepoState) -> Iterator[Finding]:
         if n < committed_lines or event.event != "applied":
             continue
         if not _applied_in_worktree(subject):
-            yield Finding("KP001", where, "events.jsonl says applied, but the vault does not hold the proposal's changes (forged status)")
+            yield Finding(
+                "KP001",
+                where,
+                "events.jsonl says applied, but the vault does not hold the proposal's changes (forged status)",
+            )
     if not subject.events and not subject.event_problems and p.events.strip() == b"":
         yield Finding("KP001", where, "an empty events.jsonl; a freshly staged proposal has none")
 

@@ -61,12 +61,18 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
         if view.change.op == "create":
             existing = state.casefolded_files.get(path.casefold())
             if existing and existing != path:
-                yield Finding("KP002", path, f"differs from the existing {existing} only in case; edit that note instead")
+                yield Finding(
+                    "KP002", path, f"differs from the existing {existing} only in case; edit that note instead"
+                )
         if is_curator_path(path):
-            yield Finding("KP007", path, "touches .kp/ (proposals and config); change those with Curator's own commands")
+            yield Finding(
+                "KP007", path, "touches .kp/ (proposals and config); change those with Curator's own commands"
+            )
             continue
         if matches(path, settings.producers.paths):
-            yield Finding("KP003", path, "the path is owned by a producer (producers.paths); the producer would overwrite it")
+            yield Finding(
+                "KP003", path, "the path is owned by a producer (producers.paths); the producer would overwrite it"
+            )
             continue
         if not matches(path, settings.notes.include):
             yield Finding("KP010", path, "not a note (outside notes.include); proposals write notes only")

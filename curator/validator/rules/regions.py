@@ -33,7 +33,9 @@ def _created(view: ChangeView, producers: tuple[str, ...]) -> Iterator[Finding]:
         return
     for no, line in enumerate(split_lines(text), start=1):
         if marker_on(line, producers):
-            yield Finding("KP004", view.change.path, "adds a managed-region marker; only the producer writes its regions", no)
+            yield Finding(
+                "KP004", view.change.path, "adds a managed-region marker; only the producer writes its regions", no
+            )
 
 
 def _patched(view: ChangeView, producers: tuple[str, ...]) -> Iterator[Finding]:
@@ -49,20 +51,42 @@ def _patched(view: ChangeView, producers: tuple[str, ...]) -> Iterator[Finding]:
                 continue
             if kind == "-":
                 if marker_on(text, producers):
-                    yield Finding("KP004", path, "removes a managed-region marker; the producer's region must stay whole", old_line)
+                    yield Finding(
+                        "KP004",
+                        path,
+                        "removes a managed-region marker; the producer's region must stay whole",
+                        old_line,
+                    )
                 elif line_in_regions(old_line, regions):
                     r = line_in_regions(old_line, regions)
                     assert r is not None
-                    yield Finding("KP004", path, f"changes a line inside the {r.producer} region {r.name!r} (lines {r.start_line}-{r.end_line}); the producer re-renders it", old_line)
+                    yield Finding(
+                        "KP004",
+                        path,
+                        f"changes a line inside the {r.producer} region {r.name!r} (lines {r.start_line}-{r.end_line}); the producer re-renders it",
+                        old_line,
+                    )
                 old_line += 1
             else:
                 if marker_on(text, producers):
-                    yield Finding("KP004", path, "adds a managed-region marker (forged); only the producer writes markers", old_line)
+                    yield Finding(
+                        "KP004",
+                        path,
+                        "adds a managed-region marker (forged); only the producer writes markers",
+                        old_line,
+                    )
                     continue
                 # An added line lands between old_line-1 and old_line: inside a region
                 # when both neighbours are in the same region.
                 r = line_in_regions(old_line - 1, regions)
                 if r is not None and r.start_line <= old_line - 1 < r.end_line:
-                    yield Finding("KP004", path, f"adds a line inside the {r.producer} region {r.name!r} (lines {r.start_line}-{r.end_line}); the producer re-renders it", old_line)
+                    yield Finding(
+                        "KP004",
+                        path,
+                        f"adds a line inside the {r.producer} region {r.name!r} (lines {r.start_line}-{r.end_line}); the producer re-renders it",
+                        old_line,
+                    )
     if view.change.op == "delete" and regions:
-        yield Finding("KP004", path, "deletes a note with a managed region; the producer owns those lines", regions[0].start_line)
+        yield Finding(
+            "KP004", path, "deletes a note with a managed region; the producer owns those lines", regions[0].start_line
+        )

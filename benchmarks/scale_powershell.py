@@ -1,0 +1,92 @@
+"""Scale run on the powershell-docs tree (3,112 files):
+
+1. first lexical index, files per second;
+2. a no-change `curator index` process against a bare Python process that walks and stats
+   the same tree, interleaved, medians and their ratio;
+3. ten files edited, then `curator index`: what was re-read, re-chunked and re-embedded.
+
+    python benchmarks/scale_powershell.py [--runs 15] [--embedder fake|local|none]
+
+Embedding counts need an embedder; `fake` (the hashing test double) counts the same
+passages as the real model without an hour of CPU time; `local` runs the real one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import median_ms, powershell_vault, timed
+
+WALK = """
+import os, sys
+n = 0
+stack = [sys.argv[1]]
+while stack:
+    d = stack.pop()
+    with os.scandir(d) as it:
+        for e in it:
+            if e.is_dir(follow_symlinks=False):
+                if e.name != ".git":
+                    stack.append(e.path)
+            else:
+                e.stat(follow_symlinks=False)
+                n += 1
+print(n)
+"""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--embedder", default="fake", choices=["fake", "local", "none"])
+    args = ap.parse_args()
+    vault = powershell_vault()
+    cache = tempfile.mkdtemp(prefix="curator-bench-cache-")
+    curator = [sys.executable, "-m", "curator", "--vault", str(vault)]
+    env = {**os.environ, "XDG_CACHE_HOME": cache, "CURATOR_EMBEDDER": "none", "HF_HUB_OFFLINE": "1"}
+    files = sum(1 for p in vault.rglob("*") if p.is_file() and ".git" not in p.parts)
+
+    first, out = timed([*curator, "--json", "index"], env)
+    report = json.loads(out)
+    print(f"vault: {files} files, {report['indexed']} notes, {report['passages']} passages")
+    print(f"first lexical index: {first:.2f}s = {files / first:.0f} files/s (process wall time)")
+
+    cur, walk = [], []
+    for _ in range(args.runs):
+        cur.append(timed([*curator, "index", "--quiet"], env)[0])
+        walk.append(timed([sys.executable, "-c", WALK, str(vault)])[0])
+    c, w = median_ms(cur), median_ms(walk)
+    print(
+        f"no-change `curator index`: median {c:.0f} ms; bare python walk+stat: median {w:.0f} ms; "
+        f"ratio {c / w:.2f}x ({args.runs} runs each, interleaved)"
+    )
+
+    env["CURATOR_EMBEDDER"] = args.embedder
+    if args.embedder != "none":
+        env_cache = tempfile.mkdtemp(prefix="curator-bench-cache-")
+        env["XDG_CACHE_HOME"] = env_cache
+        t, out = timed([*curator, "--json", "index"], env)
+        r = json.loads(out)
+        print(f"first index with embedder {args.embedder}: {t:.1f}s, {r['embedded']} passages embedded")
+    edited = sorted(p for p in vault.rglob("*.md") if ".git" not in p.parts)[::300][:10]
+    for p in edited:
+        lines = p.read_text(encoding="utf-8").split("\n")
+        middle = len(lines) // 2
+        lines.insert(middle, "An added sentence about remoting and sessions.")
+        p.write_text("\n".join(lines), encoding="utf-8")
+    t, out = timed([*curator, "--json", "index"], env)
+    r = json.loads(out)
+    print(
+        f"after editing {len(edited)} files: {r['indexed']} indexed, {r['unchanged']} unchanged in {t:.2f}s; "
+        f"{r['passages_written']} passages re-chunked, {r['embedded']} re-embedded, {r['vectors_reused']} vectors reused"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""The validator on a 3,000-note vault (powershell-docs): per proposal, for a queue of 200,
+and the start-up of a `curator validate` process.
+
+    python benchmarks/validate_proposals.py [--queue 200] [--runs 15]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from common import median_ms, powershell_vault, timed
+
+
+def main() -> None:
+    from curator.proposals import sources, stage, store
+    from curator.proposals.manifest import Author
+    from curator.settings import Settings
+    from curator.validator import validate_proposal
+    from curator.validator.state import RepoState
+    from curator.vault import find_vault
+    from curator.vault.identity import mint
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--queue", type=int, default=200)
+    ap.add_argument("--runs", type=int, default=15)
+    args = ap.parse_args()
+    root = powershell_vault()
+    vault = find_vault(str(root))
+    repo = vault.repo
+    head = repo.head.peel().tree
+    notes = sorted(str(p.relative_to(root)) for p in root.rglob("*.md") if ".git" not in p.parts)
+    rng = random.Random(7)
+    author = Author(kind="agent", name="bench")
+    base = str(repo.head.target)
+    ids = []
+    for i in range(args.queue):
+        if i % 4 == 3:
+            path = f"bench/new-{i}.md"
+            text = f"---\nkp_id: {mint()}\ntitle: New {i}\n---\n# New {i}\n\nBody.\n".encode()
+            drafts = [stage.Draft("create", path, content=text)]
+        else:
+            path = rng.choice(notes)
+            old = bytes(repo[head[path].id].data)
+            lines = old.decode("utf-8").split("\n")
+            lines.insert(len(lines) // 2, f"An edit made by proposal {i}.")
+            new = "\n".join(lines).encode()
+            drafts = [stage.Draft("modify", path, base_blob=str(head[path].id), diff=sources.unified(path, old, new))]
+        pid, staging = stage.write(vault, drafts, title=f"p{i}", rationale="bench", author=author, base=base)
+        stage.publish(vault, pid, staging)
+        ids.append(pid)
+    settings = Settings()
+
+    single = []
+    for pid in ids[: args.runs * 2]:
+        t = time.perf_counter()
+        report = validate_proposal(RepoState(vault, settings), store.load(str(root), pid))
+        single.append(time.perf_counter() - t)
+        assert report.ok, report.findings
+    state = RepoState(vault, settings)
+    t = time.perf_counter()
+    per = []
+    for pid in ids:
+        a = time.perf_counter()
+        validate_proposal(state, store.load(str(root), pid))
+        per.append(time.perf_counter() - a)
+    queue = time.perf_counter() - t
+    creates = [s for i, s in enumerate(single) if i % 4 == 3]
+    modifies = [s for i, s in enumerate(single) if i % 4 != 3]
+    print(f"vault: {len(notes)} notes")
+    print(
+        f"one proposal, fresh state each time: median {median_ms(single):.1f} ms "
+        f"(modify {median_ms(modifies):.1f} ms, create {median_ms(creates):.1f} ms; a create reads every note's kp_id)"
+    )
+    print(
+        f"queue of {len(ids)} sharing one state: {queue:.2f}s total, median {median_ms(per):.1f} ms a proposal, "
+        f"p95 {sorted(per)[int(0.95 * len(per))] * 1000:.1f} ms"
+    )
+
+    start, bare = [], []
+    one = ids[0]
+    for _ in range(args.runs):
+        start.append(timed([sys.executable, "-m", "curator", "--vault", str(root), "validate", one])[0])
+        bare.append(timed([sys.executable, "-c", "pass"])[0])
+    print(
+        f"`curator validate ULID` process: median {median_ms(start):.0f} ms "
+        f"(bare python start {median_ms(bare):.0f} ms)"
+    )
+    print(
+        f"`curator validate --all` ({len(ids)} proposals) process: "
+        f"{timed([sys.executable, '-m', 'curator', '--vault', str(root), 'validate', '--all'])[0]:.2f}s"
+    )
+    _ = statistics
+
+
+if __name__ == "__main__":
+    main()
