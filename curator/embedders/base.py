@@ -42,6 +42,15 @@ class EmbedderSpec:
         return f"{self.provider}:{self.model} ({self.dims} dims)"
 
 
+class Rejected(Exception):
+    """The provider refused this input (too long, bad characters): retrying will not help."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(f"HTTP {status}: {detail}")
+        self.status = status
+        self.detail = detail
+
+
 class Embedder(Protocol):
     spec: EmbedderSpec
     remote: bool

@@ -8,18 +8,10 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+from curator.embedders.base import Rejected
 from curator.errors import EmbedderError
 
 RETRIES = 3
-
-
-class Rejected(Exception):
-    """The server refused this input (4xx other than 429): retrying will not help."""
-
-    def __init__(self, status: int, detail: str) -> None:
-        super().__init__(f"HTTP {status}: {detail}")
-        self.status = status
-        self.detail = detail
 
 
 def post_json(

@@ -1,12 +1,16 @@
 """Passages: a note split at headings (never inside fenced code), long sections at blank
-lines, each with its breadcrumb (``Title › H1 › H2``) and 1-based line range."""
+lines, each with its breadcrumb (``Title › H1 › H2``) and 1-based line range.
+
+Written over line indices rather than per-line objects: the first index of a
+3,000-note vault chunks a million lines, and this loop is most of that time.
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
-from curator.vault.markdown import fence_states, heading
+from curator.vault.markdown import code_flags, heading, heading_lines
 
 CHUNKER_VERSION = 1
 MAX_CHARS = 1500
@@ -15,8 +19,9 @@ SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 SEP = " › "
 
 
-@dataclass(frozen=True)
-class Passage:
+class Passage(NamedTuple):
+    """A tuple, not a dataclass: a large reconcile pickles sixty thousand of them between processes."""
+
     seq: int
     start_line: int
     end_line: int
@@ -29,130 +34,128 @@ class Passage:
         return f"{self.breadcrumb}\n{self.text}"
 
 
-@dataclass
-class _Block:
-    start: int
-    lines: list[str]
-    code: bool
+Piece = tuple[int, int, str]
+"""(first index, last index, text) over the note's lines."""
 
 
-def _blocks(lines: list[tuple[int, str, bool]]) -> list[_Block]:
-    """Paragraphs separated by blank lines; a fenced code block is one unbreakable block."""
-    blocks: list[_Block] = []
-    current: _Block | None = None
-    for no, line, in_code in lines:
-        if not in_code and not line.strip():
-            current = None
+def _blocks(raw: list[str], code: list[bool], start: int, end: int) -> list[tuple[int, int, bool]]:
+    """Paragraphs between blank lines; a fenced code block is one unbreakable block."""
+    blocks: list[tuple[int, int, bool]] = []
+    i = start
+    while i < end:
+        if not code[i] and not raw[i].strip():
+            i += 1
             continue
-        if current is None or current.code != in_code:
-            current = _Block(no, [], in_code)
-            blocks.append(current)
-        current.lines.append(line)
+        j, kind = i, code[i]
+        while j < end and code[j] == kind and (kind or raw[j].strip()):
+            j += 1
+        blocks.append((i, j, kind))
+        i = j
     return blocks
 
 
-def _split_long(start: int, lines: list[str]) -> list[tuple[int, int, str]]:
+def _split_long(raw: list[str], start: int, end: int) -> list[Piece]:
     """One over-long paragraph: at line boundaries, and a single long line at sentences."""
-    pieces: list[tuple[int, int, str]] = []
-    buf: list[str] = []
-    buf_start = start
-    for offset, line in enumerate(lines):
-        no = start + offset
+    pieces: list[Piece] = []
+    buf_start, size = start, 0
+    for i in range(start, end):
+        line = raw[i]
         if len(line) > MAX_CHARS:
-            if buf:
-                pieces.append((buf_start, no - 1, "\n".join(buf)))
-                buf = []
-            sentences = SENTENCE_RE.split(line)
+            if i > buf_start:
+                pieces.append((buf_start, i - 1, "\n".join(raw[buf_start:i])))
             chunk = ""
-            for s in sentences:
+            for s in SENTENCE_RE.split(line):
                 if chunk and len(chunk) + len(s) + 1 > MAX_CHARS:
-                    pieces.append((no, no, chunk))
+                    pieces.append((i, i, chunk))
                     chunk = s
                 else:
                     chunk = f"{chunk} {s}" if chunk else s
             if chunk:
-                pieces.append((no, no, chunk))
-            buf_start = no + 1
+                pieces.append((i, i, chunk))
+            buf_start, size = i + 1, 0
             continue
-        if buf and sum(len(b) + 1 for b in buf) + len(line) > MAX_CHARS:
-            pieces.append((buf_start, no - 1, "\n".join(buf)))
-            buf, buf_start = [], no
-        buf.append(line)
-    if buf:
-        pieces.append((buf_start, start + len(lines) - 1, "\n".join(buf)))
+        if i > buf_start and size + len(line) > MAX_CHARS:
+            pieces.append((buf_start, i - 1, "\n".join(raw[buf_start:i])))
+            buf_start, size = i, 0
+        size += len(line) + 1
+    if end > buf_start:
+        pieces.append((buf_start, end - 1, "\n".join(raw[buf_start:end])))
     return pieces
 
 
-def _section_passages(lines: list[tuple[int, str, bool]]) -> list[tuple[int, int, str]]:
-    text_len = sum(len(line) + 1 for _, line, _ in lines)
-    if text_len <= MAX_CHARS:
-        first, last = lines[0][0], lines[-1][0]
-        return [(first, last, "\n".join(line for _, line, _ in lines).strip("\n"))]
-    out: list[tuple[int, int, str]] = []
-    buf: list[_Block] = []
+def _section(raw: list[str], code: list[bool], start: int, end: int) -> list[Piece]:
+    text = "\n".join(raw[start:end])
+    if len(text) <= MAX_CHARS:
+        return [(start, end - 1, text)]
+    out: list[Piece] = []
+    group: list[tuple[int, int, bool]] = []
     size = 0
 
     def flush() -> None:
-        nonlocal buf, size
-        if buf:
-            first = buf[0].start
-            last = buf[-1].start + len(buf[-1].lines) - 1
-            out.append((first, last, "\n\n".join("\n".join(b.lines) for b in buf)))
-        buf, size = [], 0
+        nonlocal group, size
+        if group:
+            first, end_ = group[0][0], group[-1][1]
+            out.append((first, end_ - 1, "\n".join(raw[first:end_])))
+        group, size = [], 0
 
-    for block in _blocks(lines):
-        block_len = sum(len(x) + 1 for x in block.lines)
-        if size and size + block_len > MAX_CHARS:
+    for a, b, is_code in _blocks(raw, code, start, end):
+        length = sum(len(raw[k]) + 1 for k in range(a, b))
+        if size and size + length > MAX_CHARS:
             flush()
-        if block_len > MAX_CHARS and not block.code:
+        if length > MAX_CHARS and not is_code:
             flush()
-            out.extend(_split_long(block.start, block.lines))
+            out.extend(_split_long(raw, a, b))
             continue
-        buf.append(block)
-        size += block_len
+        group.append((a, b, is_code))
+        size += length
     flush()
     return out
 
 
-def chunk(body: str, first_line: int, title: str) -> list[Passage]:
-    """Passages of a note body whose first line is line ``first_line`` of the file."""
-    raw = body.split("\n")
+def chunk(
+    body: str, first_line: int, title: str, code: list[bool] | None = None, lines: list[str] | None = None
+) -> list[Passage]:
+    """Passages of a note body whose first line is line ``first_line`` of the file.
+
+    ``lines`` (``body.split("\\n")``) and ``code`` (their ``code_flags``) when the caller
+    has them already.
+    """
+    raw = list(lines) if lines is not None else body.split("\n")
     if raw and raw[-1] == "":
         raw.pop()
+    if code is None:
+        code = code_flags(raw, body)
+    folded_title = title.casefold()
     stack: list[tuple[int, str]] = []
-    sections: list[tuple[str, list[tuple[int, str, bool]]]] = []
-    current: list[tuple[int, str, bool]] = []
-    crumb = title
-
-    def close() -> None:
-        if any(line.strip() and not (heading(line) and not code) for _, line, code in current):
-            sections.append((crumb, list(current)))
-
-    for offset, (line, in_code) in enumerate(fence_states(raw)):
-        no = first_line + offset
-        h = None if in_code else heading(line)
-        if h is not None:
-            close()
-            current = []
-            level, text = h
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            stack.append((level, text))
-            names = [t for _, t in stack]
-            if names and names[0].casefold() == title.casefold():
-                names = names[1:]
-            crumb = SEP.join([title, *names])
-        current.append((no, line, in_code))
-    close()
-    passages: list[Passage] = []
-    for crumb, lines in sections:
-        while lines and not lines[0][1].strip():
-            lines = lines[1:]
-        while lines and not lines[-1][1].strip():
-            lines = lines[:-1]
-        if not lines:
+    bounds: list[tuple[str, int, int, bool]] = []
+    crumb, start, titled = title, 0, False
+    for i in heading_lines(body):
+        if i >= len(raw) or code[i]:
             continue
-        for start, end, text in _section_passages(lines):
+        h = heading(raw[i])
+        if h is None:
+            continue
+        bounds.append((crumb, start, i, titled))
+        level, text = h
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        stack.append((level, text))
+        names = [t for _, t in stack]
+        if names and names[0].casefold() == folded_title:
+            names = names[1:]
+        crumb, start, titled = SEP.join([title, *names]), i, True
+    bounds.append((crumb, start, len(raw), titled))
+    passages: list[Passage] = []
+    for crumb, a, b, titled in bounds:
+        # A section holding only its heading says nothing its subsections' breadcrumbs do not.
+        first_body = a + 1 if titled else a
+        if first_body >= b or not ("\n".join(raw[first_body:b]).strip() or any(code[first_body:b])):
+            continue
+        while a < b and not code[a] and not raw[a].strip():
+            a += 1
+        while b > a and not code[b - 1] and not raw[b - 1].strip():
+            b -= 1
+        for s, e, text in _section(raw, code, a, b):
             if text.strip():
-                passages.append(Passage(len(passages), start, end, crumb, text))
+                passages.append(Passage(len(passages), first_line + s, first_line + e, crumb, text))
     return passages

@@ -20,6 +20,10 @@ from curator.errors import IndexError_
 
 BUSY_TIMEOUT_MS = 10_000
 SCHEMA_VERSION = 1
+VAULT = "vault"
+"""The source name of the vault's notes (corpora and Zotero have their own)."""
+VEC_PENDING, VEC_DONE, VEC_SECRET, VEC_REJECTED, VEC_NONE = 0, 1, 2, 3, 4
+"""A passage's vector state: waiting, embedded, withheld (carries a secret), refused, no embedder."""
 
 
 def _vec_extension() -> str:
@@ -35,6 +39,13 @@ def _glob(pattern: str, path: str) -> bool:
     from curator.vault.globs import matches
 
     return matches(path, (pattern,))
+
+
+def writing(conn: apsw.Connection) -> apsw.Connection:
+    """Tune a connection that is about to write a lot: no checkpoint every 4 MB of WAL
+    (each one syncs); the writer checkpoints once when it finishes."""
+    conn.execute("PRAGMA wal_autocheckpoint = 0")
+    return conn
 
 
 def connect(path: str, *, vectors: bool = True) -> apsw.Connection:
@@ -97,7 +108,6 @@ def create_schema(conn: apsw.Connection, *, tokenizer: str, dims: int) -> None:
                 note TEXT
             );
             CREATE INDEX passages_doc ON passages(doc_id);
-            CREATE INDEX passages_hash ON passages(hash);
             CREATE INDEX passages_pending ON passages(vec) WHERE vec = 0;
             CREATE VIRTUAL TABLE passages_fts USING fts5(
                 breadcrumb, body, extra, content='', contentless_delete=1, tokenize='{tokenizer}'

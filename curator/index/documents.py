@@ -1,17 +1,30 @@
-"""A note file as an index document: parsed, chunked, its links listed."""
+"""A note file as an index document: read, parsed, chunked, its links and terms worked out.
+
+``prepare`` is a pure function of a path and its bytes, so a large reconcile can run it
+in worker processes while the main process writes SQLite.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import os
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 
 from curator.index.chunker import chunk
-from curator.index.writer import DocInput
+from curator.index.db import VAULT
+from curator.index.normalise import extra_terms
+from curator.index.writer import DocInput, passage_hash
 from curator.settings import Settings
 from curator.vault.links import extract
-from curator.vault.note import parse
+from curator.vault.markdown import code_flags
+from curator.vault.note import NotANote, parse
 from curator.vault.resolve import is_note_link
 
-SOURCE = "vault"
+SOURCE = VAULT
+PARALLEL_FROM = 300
+"""Below this many changed notes the worker processes cost more than they save."""
 
 
 def git_blob_id(raw: bytes) -> str:
@@ -19,29 +32,96 @@ def git_blob_id(raw: bytes) -> str:
     return hashlib.sha1(b"blob %d\x00" % len(raw) + raw).hexdigest()
 
 
-def from_note(path: str, raw: bytes, size: int, mtime_ns: int, settings: Settings) -> DocInput:
+def from_note(path: str, raw: bytes, size: int, mtime_ns: int, settings: Settings, blob: str | None = None) -> DocInput:
     """Raises NotANote for files that cannot be notes (binary, not UTF-8)."""
     note = parse(path, raw)
     include = tuple(settings.notes.include)
+    body = note.body
+    lines = body.split("\n")
+    code = code_flags(lines, body)
     links = [
         (link.line, link.kind, link.target, link.heading)
-        for link in extract(note.body, note.body_line, path)
+        for link in extract(body, note.body_line, path, code, lines)
         if is_note_link(link, include)
     ]
     meta = {k: v for k, v in note.meta.items() if isinstance(k, str)}
+    passages = chunk(body, note.body_line, note.title, code, lines)
     return DocInput(
         source=SOURCE,
         path=path,
         title=note.title,
-        passages=chunk(note.body, note.body_line, note.title),
+        passages=passages,
         kp_id=note.kp_id,
         size=size,
         mtime_ns=mtime_ns,
-        blob=git_blob_id(raw),
+        blob=blob or git_blob_id(raw),
         date=note.created,
         meta=meta,
         body_line=note.body_line,
         tags=note.tags,
         aliases=note.aliases,
         links=links,
+        hashes=[passage_hash(p) for p in passages],
+        extras=[extra_terms(p.breadcrumb + "\n" + p.text) for p in passages],
     )
+
+
+@dataclass(frozen=True)
+class Job:
+    path: str
+    full: str
+    size: int
+    mtime_ns: int
+    known_blob: str | None
+
+
+Prepared = tuple[str, str, object]
+"""(path, kind, payload): kind is doc (a DocInput), same (the blob id), skip or error (a reason)."""
+
+
+def prepare(job: Job, settings: Settings) -> Prepared:
+    try:
+        with open(job.full, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        return job.path, "error", f"cannot read: {e.strerror}"
+    blob = git_blob_id(raw)
+    if blob == job.known_blob:
+        return job.path, "same", blob  # touched, not edited
+    try:
+        return job.path, "doc", from_note(job.path, raw, job.size, job.mtime_ns, settings, blob)
+    except NotANote as e:
+        return job.path, "skip", e.reason
+
+
+_SETTINGS: Settings | None = None
+
+
+def _init(settings: Settings) -> None:
+    global _SETTINGS
+    _SETTINGS = settings
+
+
+def _prepare_in_worker(job: Job) -> Prepared:
+    assert _SETTINGS is not None
+    return prepare(job, _SETTINGS)
+
+
+def prepare_all(jobs: list[Job], settings: Settings) -> Iterator[Prepared]:
+    """Results in job order; in worker processes when there are many."""
+    workers = min(os.cpu_count() or 1, 4)
+    if len(jobs) < PARALLEL_FROM or workers < 2:
+        yield from (prepare(j, settings) for j in jobs)
+        return
+    import multiprocessing
+
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:
+        context = multiprocessing.get_context()
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init, initargs=(settings,)) as pool:
+        yield from pool.map(_prepare_in_worker, jobs, chunksize=16)
+
+
+def iter_jobs(root: str, stats: Iterable[tuple[str, int, int, str | None]]) -> list[Job]:
+    return [Job(p, os.path.join(root, *p.split("/")), s, m, b) for p, s, m, b in stats]

@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 
 import apsw
 
-from curator.embedders.base import Embedder
-from curator.embedders.http import Rejected
+from curator.embedders.base import Embedder, Rejected
 from curator.errors import EmbedderError
 from curator.index import db
-from curator.index.writer import VEC_DONE, VEC_PENDING, VEC_REJECTED, VEC_SECRET
+from curator.index.db import VEC_DONE, VEC_PENDING, VEC_REJECTED, VEC_SECRET
 
 
 @dataclass

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from functools import lru_cache
 
 NORMALISATION_VERSION = 1
 
@@ -105,27 +106,60 @@ def _is_compound(token: str) -> bool:
     return any(a.islower() and b.isupper() for a, b in itertools.pairwise(token))
 
 
+# Only tokens that can be identifiers reach Python: ASCII words joined by _ - . or with
+# a lower-to-upper case change inside. Plain words are skipped by the regex engine; the
+# word boundary and the atomic group keep it from backtracking through every word.
+COMPOUND_RE = re.compile(r"\b(?:(?>[A-Za-z0-9]+)(?:[_\-.][A-Za-z0-9]+)+|[A-Za-z0-9]*?[a-z0-9][A-Z][A-Za-z0-9]*)")
+
+
+@lru_cache(maxsize=1 << 16)
+def _expand(token: str) -> str:
+    parts = _parts(token)
+    if len(parts) < 2 or all(p.isdigit() for p in parts):
+        return ""
+    # unicode61 already splits at _ - and . : only camelCase pieces are new
+    camel = [
+        p.lower()
+        for piece in re.split(r"[_\-.]", token)
+        if piece and _is_compound(piece)
+        for p in CAMEL_RE.findall(piece)
+    ]
+    return " ".join([*camel, "".join(parts).lower()])
+
+
+_CHUNKS: dict[str, str] = {}
+_CHUNKS_MAX = 1 << 19
+
+
+def _expand_chunk(chunk: str) -> str:
+    return " ".join(filter(None, map(_expand, COMPOUND_RE.findall(chunk))))
+
+
 def extra_terms(text: str) -> str:
     """camelCase sub-words and the joined form of every identifier in ``text``, once per
-    occurrence (so BM25 sees how often an identifier is used)."""
-    out: list[str] = []
-    for m in WORD_RE.finditer(text):
-        token = m.group(0)
-        if not _is_compound(token):
-            continue
-        parts = _parts(token)
-        if len(parts) < 2 or all(p.isdigit() for p in parts):
-            continue
-        # unicode61 already splits at _ - and . : only camelCase pieces are new
-        camel = [
-            p.lower()
-            for piece in re.split(r"[_\-.]", token)
-            if piece and _is_compound(piece)
-            for p in CAMEL_RE.findall(piece)
-        ]
-        out.extend(camel)
-        out.append("".join(parts).lower())
-    return " ".join(out)
+    occurrence (so BM25 sees how often an identifier is used).
+
+    Identifiers never span whitespace, and a vault repeats the same whitespace-separated
+    chunks endlessly: each distinct chunk is worked out once and then found in a dict,
+    with the loop over a passage's words left to C (map, list.index, join).
+    """
+    tokens = text.split()
+    parts = list(map(_CHUNKS.get, tokens))
+    i = 0
+    while True:
+        try:
+            i = parts.index(None, i)
+        except ValueError:
+            break
+        token = tokens[i]
+        value = _CHUNKS.get(token)
+        if value is None:
+            if len(_CHUNKS) >= _CHUNKS_MAX:
+                _CHUNKS.clear()
+            value = _CHUNKS[token] = _expand_chunk(token)
+        parts[i] = value
+        i += 1
+    return " ".join(filter(None, parts))
 
 
 def fold(text: str) -> str:

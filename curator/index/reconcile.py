@@ -9,6 +9,7 @@ re-chunked, and only passages whose text changed are embedded again.
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from collections.abc import Callable
@@ -20,13 +21,11 @@ from curator.embedders import base as embedders
 from curator.errors import EmbedderError, IndexError_
 from curator.index import db
 from curator.index import epoch as epochs
-from curator.index.documents import SOURCE, from_note, git_blob_id
+from curator.index.db import VAULT as SOURCE
 from curator.index.embedding import EmbedResult, embed_pending
 from curator.index.normalise import tokenizer
-from curator.index.writer import Writer, resolve_links
 from curator.settings import Settings
 from curator.vault.discover import Vault
-from curator.vault.note import NotANote
 from curator.vault.tree import FileStat, Skip, walk
 
 BATCH = 500
@@ -137,8 +136,12 @@ def _full(
     report: Report,
     progress: Progress | None,
 ) -> None:
+    # The full path's modules load here: an unchanged vault never needs them.
+    from curator.index.documents import iter_jobs, prepare_all
+    from curator.index.writer import Writer, resolve_links
     from curator.vault.tree import GitView, classify
 
+    db.writing(conn)
     git = GitView(vault)
     classified = classify(walk(vault.root, git.dir_ignored), settings, git.file_ignored)
     writer = Writer(conn, vectors=db.has_vectors(conn))
@@ -156,34 +159,35 @@ def _full(
     report.unchanged = len(classified.notes) - len(todo)
     reuse = writer.reusable([known[f.path][0] for f in todo if f.path in known] + removed)
     unreadable: list[Skip] = []
-    for start in range(0, len(todo), BATCH):
+    jobs = iter_jobs(
+        vault.root, ((f.path, f.size, f.mtime_ns, known[f.path][3] if f.path in known else None) for f in todo)
+    )
+    by_path = {f.path: f for f in todo}
+    results = prepare_all(jobs, settings)
+    done = 0
+    while True:
         with conn:
-            for f in todo[start : start + BATCH]:
-                try:
-                    with open(vault.abspath(f.path), "rb") as fh:
-                        raw = fh.read()
-                except OSError as e:
-                    unreadable.append(Skip(f.path, f"cannot read: {e.strerror}", f.size, f.mtime_ns))
-                    continue
-                old = known.get(f.path)
-                if old is not None and old[3] == git_blob_id(raw):
-                    writer.touch(old[0], f.size, f.mtime_ns)  # same bytes: a touch, not an edit
+            for path, kind, payload in itertools.islice(results, BATCH):
+                done += 1
+                f, old = by_path[path], known.get(path)
+                if kind == "same":
+                    assert old is not None
+                    writer.touch(old[0], f.size, f.mtime_ns)
                     report.unchanged += 1
-                    continue
-                try:
-                    doc = from_note(f.path, raw, f.size, f.mtime_ns, settings)
-                except NotANote as e:
-                    unreadable.append(Skip(f.path, e.reason, f.size, f.mtime_ns))
+                elif kind == "doc":
+                    written, reused = writer.upsert(payload, reuse)  # type: ignore[arg-type]
+                    report.indexed += 1
+                    report.written += written
+                    report.reused += reused
+                else:
+                    unreadable.append(Skip(path, str(payload), f.size, f.mtime_ns))
                     if old is not None:
                         writer.delete(old[0])
                         report.removed += 1
-                    continue
-                written, reused = writer.upsert(doc, reuse)
-                report.indexed += 1
-                report.written += written
-                report.reused += reused
         if progress:
-            progress("reading notes", min(start + BATCH, len(todo)), len(todo))
+            progress("reading notes", done, len(todo))
+        if done >= len(todo):
+            break
     with conn:
         for doc_id in removed:
             writer.delete(doc_id)

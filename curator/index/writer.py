@@ -12,9 +12,8 @@ from typing import Any
 import apsw
 
 from curator.index.chunker import Passage
+from curator.index.db import VEC_DONE, VEC_NONE, VEC_PENDING
 from curator.index.normalise import extra_terms
-
-VEC_PENDING, VEC_DONE, VEC_SECRET, VEC_REJECTED, VEC_NONE = 0, 1, 2, 3, 4
 
 
 @dataclass
@@ -34,6 +33,10 @@ class DocInput:
     aliases: list[str] = field(default_factory=list)
     links: list[tuple[int, str, str, str | None]] = field(default_factory=list)
     """(line, kind, target, heading) for links to notes."""
+    hashes: list[str] = field(default_factory=list)
+    """Each passage's content hash (worked out with the passages when empty)."""
+    extras: list[str] = field(default_factory=list)
+    """Each passage's identifier terms for the FTS ``extra`` column."""
 
     @property
     def namespace(self) -> str | None:
@@ -50,6 +53,8 @@ class Writer:
     def __init__(self, conn: apsw.Connection, *, vectors: bool) -> None:
         self.conn = conn
         self.vectors = vectors
+        # Passage ids are handed out here so a document's rows go in with executemany.
+        self.next_id = (conn.execute("SELECT max(id) FROM passages").fetchone()[0] or 0) + 1
 
     def doc_id(self, source: str, path: str) -> int | None:
         row = self.conn.execute("SELECT id FROM documents WHERE source = ? AND path = ?", (source, path)).fetchone()
@@ -118,36 +123,43 @@ class Writer:
                 (doc.source, doc.path, *row),
             )
             doc_id = c.last_insert_rowid()
-        reused = 0
-        pending = False
-        for p in doc.passages:
-            h = passage_hash(p)
+        hashes = doc.hashes or [passage_hash(p) for p in doc.passages]
+        extras = doc.extras or [extra_terms(p.breadcrumb + "\n" + p.text) for p in doc.passages]
+        first = self.next_id
+        self.next_id += len(doc.passages)
+        rows, fts, vecs = [], [], []
+        for n, (p, h) in enumerate(zip(doc.passages, hashes, strict=True)):
+            pid = first + n
             vec = VEC_NONE
             if self.vectors:
                 vec = VEC_DONE if h in reuse else VEC_PENDING
-            c.execute(
-                "INSERT INTO passages(doc_id, seq, start_line, end_line, breadcrumb, text, hash, vec) VALUES (?,?,?,?,?,?,?,?)",
-                (doc_id, p.seq, p.start_line, p.end_line, p.breadcrumb, p.text, h, vec),
-            )
-            pid = c.last_insert_rowid()
-            c.execute(
-                "INSERT INTO passages_fts(rowid, breadcrumb, body, extra) VALUES (?, ?, ?, ?)",
-                (pid, p.breadcrumb, p.text, extra_terms(p.breadcrumb + "\n" + p.text)),
-            )
-            if vec == VEC_DONE:
-                c.execute("INSERT INTO passages_vec(rowid, embedding) VALUES (?, ?)", (pid, reuse[h]))
-                reused += 1
-            pending = pending or vec == VEC_PENDING
+                if vec == VEC_DONE:
+                    vecs.append((pid, reuse[h]))
+            rows.append((pid, doc_id, p.seq, p.start_line, p.end_line, p.breadcrumb, p.text, h, vec))
+            fts.append((pid, p.breadcrumb, p.text, extras[n]))
+        c.executemany(
+            "INSERT INTO passages(id, doc_id, seq, start_line, end_line, breadcrumb, text, hash, vec) "
+            "VALUES (?,?,?,?,?,?,?,?,?)",
+            rows,
+        )
+        c.executemany("INSERT INTO passages_fts(rowid, breadcrumb, body, extra) VALUES (?, ?, ?, ?)", fts)
+        if vecs:
+            c.executemany("INSERT INTO passages_vec(rowid, embedding) VALUES (?, ?)", vecs)
+        reused = len(vecs)
+        pending = self.vectors and reused < len(rows)
         c.execute("UPDATE documents SET complete = ? WHERE id = ?", (0 if pending else 1, doc_id))
-        for tag in dict.fromkeys(t.casefold() for t in doc.tags):
-            c.execute("INSERT INTO tags(doc_id, tag) VALUES (?, ?)", (doc_id, tag))
-        for key, rank in _keys(doc):
-            c.execute("INSERT INTO doc_keys(key, rank, doc_id) VALUES (?, ?, ?)", (key, rank, doc_id))
-        for line, kind, target, heading in doc.links:
-            c.execute(
-                "INSERT INTO links(src, line, kind, target, key, heading) VALUES (?, ?, ?, ?, ?, ?)",
-                (doc_id, line, kind, target, target.casefold(), heading),
-            )
+        c.executemany(
+            "INSERT INTO tags(doc_id, tag) VALUES (?, ?)",
+            [(doc_id, t) for t in dict.fromkeys(t.casefold() for t in doc.tags)],
+        )
+        c.executemany(
+            "INSERT INTO doc_keys(key, rank, doc_id) VALUES (?, ?, ?)",
+            [(key, rank, doc_id) for key, rank in _keys(doc)],
+        )
+        c.executemany(
+            "INSERT INTO links(src, line, kind, target, key, heading) VALUES (?, ?, ?, ?, ?, ?)",
+            [(doc_id, line, kind, target, target.casefold(), heading) for line, kind, target, heading in doc.links],
+        )
         return len(doc.passages), reused
 
 

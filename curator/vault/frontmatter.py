@@ -58,6 +58,56 @@ def split(text: str) -> Split:
     return Split(yaml_text, start, close.start(), close.end(), body_line, newline)
 
 
+# The common frontmatter is flat `key: plain text` lines. Those are read here directly;
+# anything else (quotes, lists, nesting, numbers, dates, booleans, comments) goes to
+# ruamel.yaml. A property test holds the two to the same answers.
+_PLAIN = r"[^\s#&*!|>'\"%@`{\[\]},?~:\-][^\t#]*?"
+_SIMPLE_LINE = re.compile(rf"([A-Za-z_][A-Za-z0-9_.\- ]*?)[ ]*:(?: +({_PLAIN}))? *")
+_SIMPLE_ITEM = re.compile(rf"( *)- +({_PLAIN}) *")
+_NOT_PLAIN_TEXT = re.compile(
+    r"[-+]?[0-9_]*\.?[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?\..*|0[oxbOXB].*|[0-9]{4}-[0-9][0-9]?-[0-9][0-9]?.*"
+    r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?"
+    r"|(?i:true|false|null|yes|no|on|off|y|n)"
+)
+
+
+def _plain_text(value: str) -> bool:
+    return not (_NOT_PLAIN_TEXT.fullmatch(value) or ": " in value or value.endswith(":") or " #" in value)
+
+
+def _simple_load(yaml_text: str) -> dict[str, Any] | None:
+    lines = [line for line in yaml_text.split("\n") if line]
+    data: dict[str, Any] = {}
+    i = 0
+    while i < len(lines):
+        m = _SIMPLE_LINE.fullmatch(lines[i])
+        if m is None:
+            return None
+        key, value = m.group(1), m.group(2)
+        if key in data or _NOT_PLAIN_TEXT.fullmatch(key):
+            return None
+        i += 1
+        if value is not None:
+            if not _plain_text(value):
+                return None
+            data[key] = value
+            continue
+        # `key:` then a block list of plain items, all at one indentation
+        items: list[str] = []
+        indent: str | None = None
+        while i < len(lines) and (item := _SIMPLE_ITEM.fullmatch(lines[i])):
+            if indent is None:
+                indent = item.group(1)
+            if item.group(1) != indent or not _plain_text(item.group(2)):
+                return None
+            items.append(item.group(2))
+            i += 1
+        if not items:
+            return None
+        data[key] = items
+    return data
+
+
 def _safe_yaml() -> Any:
     from ruamel.yaml import YAML
 
@@ -72,6 +122,9 @@ def load(yaml_text: str) -> dict[str, Any]:
     global _SAFE
     from ruamel.yaml.error import YAMLError
 
+    simple = _simple_load(yaml_text) if "\r" not in yaml_text else None
+    if simple is not None:
+        return simple
     if _SAFE is None:
         _SAFE = _safe_yaml()
     try:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from curator.vault.markdown import INLINE_CODE_RE, fence_states
+from curator.vault.markdown import INLINE_CODE_RE, code_flags
 
 WIKILINK_RE = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
 MDLINK_RE = re.compile(r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(\s*<?([^)\s>]+)>?(?:\s+[\"'(][^)]*)?\)")
@@ -54,20 +54,29 @@ def _markdown_link(href: str, text: str, embed: bool, line: int, raw: str, note_
     return Link(joined, "markdown", line, anchor or None, text or None, raw)
 
 
-def extract(body: str, first_line: int = 1, note_path: str = "") -> list[Link]:
+def extract(
+    body: str, first_line: int = 1, note_path: str = "", code: list[bool] | None = None, lines: list[str] | None = None
+) -> list[Link]:
     """Links in ``body``; ``first_line`` is the file line number of the body's first line."""
+    if "[" not in body:
+        return []
     note_dir = posixpath.dirname(note_path)
+    if lines is None:
+        lines = body.split("\n")
+    if code is None and ("```" in body or "~~~" in body):
+        code = code_flags(lines, body)
     links: list[Link] = []
-    for offset, (line, in_code) in enumerate(fence_states(body.split("\n"))):
-        if in_code or ("[" not in line):
+    for offset, line in enumerate(lines):
+        if "[" not in line or (code is not None and code[offset]):
             continue
         if "`" in line:
             line = INLINE_CODE_RE.sub(lambda m: " " * len(m.group(0)), line)
         no = first_line + offset
-        for m in WIKILINK_RE.finditer(line):
-            link = _wikilink(m.group(2), m.group(1) == "!", no, m.group(0))
-            if link:
-                links.append(link)
+        if "[[" in line:
+            for m in WIKILINK_RE.finditer(line):
+                link = _wikilink(m.group(2), m.group(1) == "!", no, m.group(0))
+                if link:
+                    links.append(link)
         if "](" in line:
             for m in MDLINK_RE.finditer(line):
                 link = _markdown_link(m.group(3), m.group(2), m.group(1) == "!", no, m.group(0), note_dir)

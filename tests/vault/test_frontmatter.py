@@ -135,3 +135,61 @@ def test_body_line_counts_the_fences() -> None:
     meta, s = frontmatter.read("---\na: 1\nb: 2\n---\nfirst body line\n")
     assert meta == {"a": 1, "b": 2}
     assert s.body_line == 5
+
+
+simple_key = st.from_regex(r"[A-Za-z_][A-Za-z0-9_.\- ]{0,10}[A-Za-z0-9_]", fullmatch=True)
+simple_value = st.one_of(
+    st.from_regex(r"[A-Za-z0-9/:._\- #'\"@]{1,30}", fullmatch=True),
+    st.sampled_from(
+        [
+            "05/13/2020",
+            "2.0.0",
+            "2020-01-01",
+            "12",
+            "1.5e3",
+            "true",
+            "No",
+            "null",
+            "~",
+            "https://x.org/a?b=c",
+            "a: b",
+            "x #c",
+            "-1",
+            ".5",
+            "0x1F",
+            "en-US",
+            "about_History",
+            "value with: colon",
+            "tail:",
+            "7.5.0.0",
+            "12:30",
+            "1_000",
+            "1e5",
+            "3.",
+            "190:20:30",
+            "2.0.0-beta",
+            "0.1.0",
+        ]
+    ),
+)
+
+
+block = st.tuples(st.sampled_from(["", "  ", "    "]), st.lists(simple_value, min_size=0, max_size=3))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(simple_key, st.one_of(simple_value, block)), min_size=1, max_size=6))
+def test_the_fast_reader_agrees_with_ruamel(pairs: list[tuple[str, object]]) -> None:
+    from ruamel.yaml import YAML
+
+    text = ""
+    for k, v in pairs:
+        if isinstance(v, tuple):
+            indent, items = v
+            text += f"{k}:\n" + "".join(f"{indent}- {item}\n" for item in items)
+        else:
+            text += f"{k}: {v}\n"
+    fast = frontmatter._simple_load(text)
+    if fast is None:
+        return  # ruamel reads it
+    assert fast == YAML(typ="safe", pure=True).load(text)
