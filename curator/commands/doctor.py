@@ -162,11 +162,11 @@ def check(app: App) -> list[Finding]:
                 )
     for kp_id, paths in by_id.items():
         if len(paths) > 1:
-            for p in paths:
-                others = ", ".join(x for x in paths if x != p)
+            for path in paths:
+                others = ", ".join(x for x in paths if x != path)
                 findings.append(
                     Finding(
-                        p,
+                        path,
                         0,
                         "duplicate-kp-id",
                         f"kp_id {kp_id} is also used by {others}",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from curator import output
 from curator.app import App
@@ -34,7 +35,7 @@ def run(app: App, all_: bool) -> int:
             pass  # taking the lock finishes or undoes the interrupted apply
     state = RepoState(vault, app.settings())
     now = dt.datetime.now(dt.UTC)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for pid in store.list_ids(vault.root):
         report = validate_proposal(state, store.load(vault.root, pid))
         if report.status != "pending" and not all_:

@@ -57,12 +57,12 @@ def run(
             stage.discard(staging)
         else:
             stage.publish(vault, ulid, staging)
-            for e in edits:
-                full = vault.abspath(e.draft.path)
-                if e.restore is None:
+            for edit in edits:
+                full = vault.abspath(edit.draft.path)
+                if edit.restore is None:
                     remove_file(full)
                 else:
-                    write_atomic(full, e.restore)
+                    write_atomic(full, edit.restore)
     if app.json:
         data = report.to_json()
         data["staged"] = report.ok
@@ -79,9 +79,9 @@ def run(
             output.line(f"next: curator review, or curator apply {ulid}")
         else:
             output.line(f"{ulid}: rejected — not staged; your files are unchanged")
-            for f in report.findings:
-                where = f"{f.path}:{f.line}" if f.line else f.path
-                output.line(f"  {f.code} {where}: {f.message}")
+            for finding in report.findings:
+                where = f"{finding.path}:{finding.line}" if finding.line else finding.path
+                output.line(f"  {finding.code} {where}: {finding.message}")
     return 0 if report.ok else EXIT_FAILED
 
 

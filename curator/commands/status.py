@@ -51,10 +51,10 @@ def run(app: App) -> int:
     if app.json:
         output.emit_json(data)
         return 0
-    for w in data["warnings"]:  # type: ignore[attr-defined]
+    for w in data["warnings"]:
         output.warn(w)
     output.line(f"epoch      {data['epoch']}  ({data['embedder']})")
-    output.line(f"index      {data['index_dir']}  ({int(data['bytes']) / 1e6:.1f} MB)")  # type: ignore[call-overload]
+    output.line(f"index      {data['index_dir']}  ({int(data['bytes']) / 1e6:.1f} MB)")
     output.line(f"documents  {data['documents']}  ({data['incomplete_documents']} awaiting vectors)")
     output.line(
         f"passages   {data['passages']}: {data['embedded']} embedded, {data['pending_embeddings']} pending, "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from curator.errors import EmbedderError
 
@@ -93,6 +93,7 @@ def resolve(settings: Settings) -> EmbedderSpec:
     provider = _env("CURATOR_EMBEDDER") or cfg.provider
     if provider == "none":
         return EmbedderSpec("none", None, 0)
+    model: str | None
     if provider == "local":
         model = cfg.model or LOCAL_DEFAULT_MODEL
         return EmbedderSpec("local", model, _dims(model, cfg.dims, provider))
@@ -140,10 +141,9 @@ def create(spec: EmbedderSpec) -> Embedder:
     raise EmbedderError(f"no embedder for provider {spec.provider!r}")
 
 
-def from_fingerprint(data: dict[str, object], base_url: str | None = None) -> EmbedderSpec:
-    return EmbedderSpec(
-        str(data["provider"]), data.get("model") and str(data["model"]), int(data.get("dims") or 0), base_url
-    )  # type: ignore[arg-type]
+def from_fingerprint(data: dict[str, Any], base_url: str | None = None) -> EmbedderSpec:
+    model = data.get("model")
+    return EmbedderSpec(str(data["provider"]), str(model) if model else None, int(data.get("dims") or 0), base_url)
 
 
 def check_vectors(spec: EmbedderSpec, vectors: list[bytes], expected: int) -> list[bytes]:

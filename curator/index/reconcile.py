@@ -85,7 +85,7 @@ def _open(ep: epochs.Epoch) -> apsw.Connection:
 def _create(index_dir: str, fp: dict[str, object], mode: str) -> tuple[epochs.Epoch, apsw.Connection]:
     ep = epochs.new(index_dir, fp)
     conn = db.connect(ep.path)
-    dims = int(fp["embedder"]["dims"])  # type: ignore[index]
+    dims = int(fp["embedder"]["dims"])
     db.create_schema(conn, tokenizer=tokenizer(mode), dims=dims)
     with conn:
         db.set_json(conn, "fingerprint", fp)
@@ -175,7 +175,7 @@ def _full(
                     writer.touch(old[0], f.size, f.mtime_ns)
                     report.unchanged += 1
                 elif kind == "doc":
-                    written, reused = writer.upsert(payload, reuse)  # type: ignore[arg-type]
+                    written, reused = writer.upsert(payload, reuse)
                     report.indexed += 1
                     report.written += written
                     report.reused += reused

@@ -37,7 +37,7 @@ def parse_author(text: str) -> Author:
     kind, sep, name = text.partition(":")
     if not sep or kind not in ("agent", "human", "librarian") or not name.strip():
         raise UsageError(f"--author must be kind:name with kind agent, human or librarian, not {text!r}")
-    return Author(kind=kind, name=name.strip())  # type: ignore[arg-type]
+    return Author(kind=kind, name=name.strip())
 
 
 def default_author(vault: Vault) -> Author:
@@ -75,7 +75,7 @@ def write(
         author=author,
         created=dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         base=base,
-        changes=[Change(op=d.op, path=d.path, kp_id=d.kp_id, base_blob=d.base_blob) for d in drafts],  # type: ignore[arg-type]
+        changes=[Change(op=d.op, path=d.path, kp_id=d.kp_id, base_blob=d.base_blob) for d in drafts],
     )
     root = os.path.join(vault.root, PROPOSALS_DIR)
     staging = os.path.join(root, f".staging-{ulid}")

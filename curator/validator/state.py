@@ -54,8 +54,8 @@ class RepoState:
             if self.against == "HEAD":
                 if self.repo.head_is_unborn:
                     return None
-                return self.repo.head.peel().tree  # type: ignore[no-any-return]
-            return self.repo.revparse_single(self.against).peel(pygit2.Commit).tree  # type: ignore[no-any-return]
+                return self.repo.head.peel().tree
+            return self.repo.revparse_single(self.against).peel(pygit2.Commit).tree
         except (KeyError, ValueError, pygit2.GitError):
             if self.against != "HEAD":
                 from curator.errors import UsageError

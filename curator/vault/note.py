@@ -76,7 +76,7 @@ def to_iso(value: Any) -> str | None:
     if isinstance(value, dt.datetime):
         if value.tzinfo is None:
             value = value.replace(tzinfo=dt.UTC)
-        return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return str(value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
     if isinstance(value, dt.date):
         return value.isoformat()
     if isinstance(value, str) and value[:4].isdigit():
