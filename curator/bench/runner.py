@@ -100,7 +100,12 @@ def _score(rankings: dict[str, list[str]], dataset: beir.Dataset) -> tuple[float
 
 
 def _baseline(dataset: beir.Dataset, queries: dict[str, str]) -> dict[str, Any]:
-    import bm25s
+    try:
+        import bm25s
+    except ImportError:
+        from curator.errors import UsageError
+
+        raise UsageError("--baseline needs bm25s", hint="pip install bm25s (it is in the dev extra)") from None
 
     docs = list(read(dataset.corpus))
     ids = [d.id for d in docs]
@@ -123,7 +128,7 @@ def _baseline(dataset: beir.Dataset, queries: dict[str, str]) -> dict[str, Any]:
     for qid, text in queries.items():
         t = time.perf_counter()
         qt = bm25s.tokenize([text], stopwords="en", stemmer=stemmer, show_progress=False)
-        results, _scores = retriever.retrieve(qt, k=100, show_progress=False)
+        results, _scores = retriever.retrieve(qt, k=min(100, len(ids)), show_progress=False)
         lat.append((time.perf_counter() - t) * 1000)
         rankings[qid] = [ids[i] for i in results[0]]
     nd, rc = _score(rankings, dataset)
