@@ -8,11 +8,13 @@ from curator.app import App
 
 def run(app: App, dataset: str, mode: str, baseline: bool, limit: int | None, fresh: bool) -> int:
     from curator.bench.runner import format_table, run_bench
+    from curator.errors import CuratorError
+    from curator.settings import Settings
 
-    settings = None
+    settings: Settings | None
     try:
         settings = app.settings()
-    except Exception:  # a benchmark needs no vault; defaults then
+    except CuratorError:  # a benchmark needs no vault: outside one, the defaults
         settings = None
     result = run_bench(
         dataset,

@@ -7,11 +7,9 @@ MCP servers) proceed while one indexer writes.
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import json
 import os
-from collections.abc import Iterator
 from typing import Any
 
 import apsw
@@ -60,12 +58,6 @@ def connect(path: str, *, vectors: bool = True) -> apsw.Connection:
         conn.enable_load_extension(False)
     conn.create_scalar_function("kp_glob", _glob, 2, deterministic=True)
     return conn
-
-
-@contextlib.contextmanager
-def transaction(conn: apsw.Connection) -> Iterator[apsw.Connection]:
-    with conn:
-        yield conn
 
 
 def create_schema(conn: apsw.Connection, *, tokenizer: str, dims: int) -> None:

@@ -18,7 +18,6 @@ from curator.fsutil import fsync_dir, write_atomic
 from curator.proposals import store
 from curator.proposals.layout import DIFF, FILES, MANIFEST, PROPOSALS_DIR
 from curator.proposals.manifest import Author, Change, Manifest
-from curator.settings import Settings
 from curator.vault.discover import Vault
 from curator.vault.identity import new_ulid
 
@@ -116,9 +115,3 @@ def head_commit(vault: Vault) -> str:
     if repo.head_is_unborn:
         raise UsageError("the vault has no commits yet; commit once, then propose against it")
     return str(repo.head.target)
-
-
-def settings_for(vault: Vault) -> Settings:
-    from curator import settings
-
-    return settings.load(vault.root)
