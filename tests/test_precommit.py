@@ -87,3 +87,19 @@ def test_hooks_install_does_not_clobber_a_foreign_hook(tmp_path: Path, cli) -> N
     r = cli("--vault", v.root, "hooks", "install")
     assert r.code == 1 and "--force" in r.err
     assert hook.read_text() == "#!/bin/sh\necho mine\n"
+
+
+def test_post_checkout_hook_reconciles_the_index(tmp_path: Path, cli) -> None:
+    import time
+
+    v = _vault(tmp_path)
+    assert cli("--vault", v.root, "hooks", "install").code == 0
+    env = {**_env(tmp_path / "unused"), "CURATOR_EMBEDDER": "fake"}
+    subprocess.run(["git", "checkout", "-q", "-b", "topic"], cwd=v.root, env=env, check=True)
+    cache = Path(os.environ["XDG_CACHE_HOME"]) / "curator"
+    deadline = time.monotonic() + 60
+    while not list(cache.rglob("CURRENT")):
+        assert time.monotonic() < deadline, "the hook did not reconcile the index"
+        time.sleep(0.2)
+    r = cli("--vault", v.root, "--json", "ls")
+    assert r.code == 0 and '"notes/a.md"' in r.out
