@@ -153,6 +153,16 @@ def read(text: str) -> tuple[dict[str, Any], Split]:
     return load(s.yaml), s
 
 
+def meta_or_none(text: str | None) -> dict[str, Any] | None:
+    """The frontmatter of ``text`` as a mapping, or None when there is no text or it is unreadable."""
+    if text is None:
+        return None
+    try:
+        return read(text)[0]
+    except FrontmatterError:
+        return None
+
+
 def load_roundtrip(yaml_text: str) -> Any:
     """The block as ruamel's round-trip CommentedMap (keeps comments and order)."""
     from ruamel.yaml import YAML

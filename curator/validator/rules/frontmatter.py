@@ -14,13 +14,8 @@ if TYPE_CHECKING:
 
 
 def _has_status(text: str | None) -> bool:
-    if text is None:
-        return False
-    try:
-        meta, _ = frontmatter.read(text)
-    except frontmatter.FrontmatterError:
-        return False
-    return "status" in meta
+    meta = frontmatter.meta_or_none(text)
+    return meta is not None and "status" in meta
 
 
 def check(subject: Subject, state: RepoState) -> Iterator[Finding]:

@@ -18,13 +18,8 @@ _UNREADABLE = object()
 
 def kp_id_of(text: str | None) -> Any:
     """The kp_id in a note's frontmatter, None when absent, _UNREADABLE when it cannot be read."""
-    if text is None:
-        return _UNREADABLE
-    try:
-        meta, _ = frontmatter.read(text)
-    except frontmatter.FrontmatterError:
-        return _UNREADABLE
-    return meta.get("kp_id")
+    meta = frontmatter.meta_or_none(text)
+    return _UNREADABLE if meta is None else meta.get("kp_id")
 
 
 def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
