@@ -178,10 +178,8 @@ def check(app: App) -> list[Finding]:
 
 
 def _index_findings(app: App, settings: Settings) -> list[Finding]:
-    try:
-        from curator.index.health import doctor_findings
-    except ImportError:
-        return []
+    from curator.index.health import doctor_findings
+
     return [Finding(*f) for f in doctor_findings(app, settings)]
 
 

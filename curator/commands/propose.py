@@ -52,7 +52,7 @@ def run(
         title = title or _default_title(drafts)
         ulid, staging = stage.write(vault, drafts, title=title, rationale=rationale, author=author, base=base)
         overlay = {e.draft.path: e.restore for e in edits}
-        report = validate_proposal(RepoState(vault, settings, overlay), stage.load_staging(staging, ulid))
+        report = validate_proposal(RepoState(vault, settings, overlay), stage.load_staging(vault, staging, ulid))
         if not report.ok:
             stage.discard(staging)
         else:
@@ -76,7 +76,7 @@ def run(
             output.line(f"{ulid}: {verdict} — staged in .kp/proposals/{ulid}/")
             if edits:
                 output.line(f"restored {len(edits)} file(s); the edits live in the proposal until applied")
-            output.line(f"next: curator review, or curator apply {ulid}")
+            output.line(f"next: curator proposals to see the queue, curator apply {ulid} to apply it")
         else:
             output.line(f"{ulid}: rejected — not staged; your files are unchanged")
             for finding in report.findings:

@@ -7,7 +7,7 @@ import os
 
 from curator import output
 from curator.app import App
-from curator.errors import NotFound, UsageError
+from curator.errors import CuratorError, NotFound, UsageError
 
 PAGE_LINES = 200
 
@@ -22,7 +22,7 @@ def resolve_ref(app: App, ref: str) -> str:
         from curator.index.reader import open_serving
 
         opened = open_serving(app)
-    except Exception:  # no index: only paths can be read
+    except CuratorError:  # no index (or a broken one): only paths can be read
         raise NotFound(
             f"no note {ref!r}", hint="give a path, or run `curator index` to look up kp_ids and titles"
         ) from None

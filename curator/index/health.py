@@ -19,7 +19,7 @@ def doctor_findings(app: App, settings: Settings) -> list[Row]:
     from curator.embedders import base as embedders
     from curator.index import db
     from curator.index import epoch as epochs
-    from curator.index.reconcile import mismatch_message
+    from curator.index.reconcile import mismatch_message, open_checked
 
     index_dir = app.index_dir(settings)
     ep = epochs.serving(index_dir)
@@ -27,11 +27,9 @@ def doctor_findings(app: App, settings: Settings) -> list[Row]:
         return []
     where = "(index)"
     try:
-        conn = db.connect(ep.path)
+        conn = open_checked(ep)
         try:
             fp = db.get_json(conn, "fingerprint")
-            if not epochs.trusted(ep) and conn.execute("PRAGMA quick_check").fetchall() != [("ok",)]:
-                raise apsw.CorruptError("integrity check failed")
             pending = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]
         finally:
             conn.close()

@@ -71,7 +71,7 @@ def _refresh(app: App, index_dir: str) -> list[str]:
     try:
         conn = db.connect(ep.path)
         try:
-            stale = not reconcile._unchanged(vault, conn, reconcile._sentinels(vault))
+            stale = not reconcile.unchanged(vault, conn, reconcile.sentinels_of(vault))
         finally:
             conn.close()
     except (apsw.Error, OSError):
@@ -79,12 +79,7 @@ def _refresh(app: App, index_dir: str) -> list[str]:
     if not stale:
         return []
     try:
-        with epochs.writer_lock(index_dir, wait_seconds=0):
-            pass
-    except IndexError_:
-        return ["another curator is indexing; results may lag behind the vault"]
-    try:
-        report = reconcile.reconcile(vault, app.settings(), index_dir)
+        report = reconcile.reconcile(vault, app.settings(), index_dir, lock_wait=0)
     except IndexError_:
         return ["another curator is indexing; results may lag behind the vault"]
     notes = [f"reconciled first: {report.indexed} indexed, {report.removed} removed"]

@@ -48,7 +48,7 @@ class Report:
     fast: bool = False
 
 
-def _sentinels(vault: Vault) -> list[object]:
+def sentinels_of(vault: Vault) -> list[object]:
     """Stats of what decides git's view of the tree besides the files themselves."""
     home = os.path.expanduser("~")
     xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
@@ -69,7 +69,8 @@ def _sentinels(vault: Vault) -> list[object]:
     return out
 
 
-def _open(ep: epochs.Epoch) -> apsw.Connection:
+def open_checked(ep: epochs.Epoch) -> apsw.Connection:
+    """The epoch's database, integrity-checked unless its sidecar vouches for it; CorruptError otherwise."""
     conn = db.connect(ep.path)
     if not epochs.trusted(ep):
         result = conn.execute("PRAGMA quick_check").fetchall()
@@ -112,7 +113,7 @@ def _stored_stats(conn: apsw.Connection) -> tuple[dict[str, tuple[int, int]], se
     return stats, unsized
 
 
-def _unchanged(vault: Vault, conn: apsw.Connection, sentinels: list[object]) -> bool:
+def unchanged(vault: Vault, conn: apsw.Connection, sentinels: list[object]) -> bool:
     if db.get_json(conn, "walk.sentinels") != sentinels:
         return False
     pruned = set(db.get_json(conn, "walk.pruned", []))
@@ -248,17 +249,20 @@ def _embed(
         )
 
 
-def reconcile(vault: Vault, settings: Settings, index_dir: str, progress: Progress | None = None) -> Report:
+def reconcile(
+    vault: Vault, settings: Settings, index_dir: str, progress: Progress | None = None, lock_wait: float = 60.0
+) -> Report:
+    """Reconcile the serving epoch; IndexError_ when another indexer holds it past ``lock_wait`` seconds."""
     started = time.perf_counter()
     report = Report()
-    sentinels = _sentinels(vault)
+    sentinels = sentinels_of(vault)
     mode = settings.index.normalisation
     try:
         configured: embedders.EmbedderSpec | None = embedders.resolve(settings)
     except EmbedderError as e:
         configured = None
         config_error = str(e)
-    with epochs.writer_lock(index_dir):
+    with epochs.writer_lock(index_dir, wait_seconds=lock_wait):
         ep = epochs.serving(index_dir)
         conn = None
         if ep is not None:
@@ -266,7 +270,7 @@ def reconcile(vault: Vault, settings: Settings, index_dir: str, progress: Progre
             # serving is what a killed rebuild left behind.
             epochs.prune(index_dir, keep=ep)
             try:
-                conn = _open(ep)
+                conn = open_checked(ep)
             except (apsw.CorruptError, apsw.NotADBError, apsw.SQLError, apsw.IOError) as e:
                 where = epochs.quarantine(ep)
                 report.warnings.append(f"the index was corrupt ({e}); moved it to {where} and rebuilt it")
@@ -283,7 +287,7 @@ def reconcile(vault: Vault, settings: Settings, index_dir: str, progress: Progre
             fp = db.get_json(conn, "fingerprint")
             if configured is not None and fp != epochs.fingerprint(configured, mode):
                 report.warnings.append(mismatch_message(fp, epochs.fingerprint(configured, mode)))
-            if _unchanged(vault, conn, sentinels):
+            if unchanged(vault, conn, sentinels):
                 report.fast = True
                 report.unchanged = conn.execute(
                     "SELECT count(*) FROM documents WHERE source = ?", (SOURCE,)
@@ -312,7 +316,7 @@ def rebuild(vault: Vault, settings: Settings, index_dir: str, progress: Progress
     with epochs.writer_lock(index_dir):
         ep, conn = _create(index_dir, fp, mode)
         try:
-            _full(vault, settings, conn, _sentinels(vault), report, progress)
+            _full(vault, settings, conn, sentinels_of(vault), report, progress)
             _embed(conn, spec, settings, report, progress)
             pending = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]
             check = conn.execute("PRAGMA quick_check").fetchall()

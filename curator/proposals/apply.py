@@ -220,10 +220,21 @@ def _sync_index(vault: Vault, journal: jr.Journal) -> None:
 
 def _touched_in_commit(vault: Vault, journal: jr.Journal, commit: pygit2.Commit) -> list[str]:
     paths = [s.path for s in journal.steps]
-    prefix = f"{PROPOSALS_DIR}/{journal.proposal}/"
-    for rel, _oid in _proposal_entries(vault, journal.proposal):
-        if rel.startswith(prefix):
-            paths.append(rel)
+    folder = f"{PROPOSALS_DIR}/{journal.proposal}"
+    try:
+        record = commit.tree[folder]
+    except KeyError:
+        record = None
+    if record is not None and record.type_str == "tree":
+        stack = [(folder, record)]
+        while stack:
+            prefix, tree = stack.pop()
+            for entry in tree:
+                path = f"{prefix}/{entry.name}"
+                if entry.type_str == "tree":
+                    stack.append((path, vault.repo[entry.id]))
+                else:
+                    paths.append(path)
     return sorted(set(paths))
 
 

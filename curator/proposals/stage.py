@@ -42,7 +42,7 @@ def parse_author(text: str) -> Author:
 def default_author(vault: Vault) -> Author:
     try:
         name = vault.repo.config["user.name"]
-    except (KeyError, Exception):
+    except (KeyError, ValueError):  # no user.name in any git config
         name = os.environ.get("USER") or "someone"
     return Author(kind="human", name=str(name))
 
@@ -100,14 +100,9 @@ def discard(staging: str) -> None:
     shutil.rmtree(staging, ignore_errors=True)
 
 
-def load_staging(staging: str, ulid: str) -> store.ProposalDir:
+def load_staging(vault: Vault, staging: str, ulid: str) -> store.ProposalDir:
     """Load a staging folder as if it were already in the queue (for validation)."""
-    vault_root = os.path.dirname(os.path.dirname(os.path.dirname(staging)))
-    hidden = os.path.basename(staging)
-    p = store.load(vault_root, hidden)
-    p.id = ulid
-    p.rel_dir = f"{PROPOSALS_DIR}/{ulid}"
-    return p
+    return store.load(vault.root, ulid, folder=staging)
 
 
 def head_commit(vault: Vault) -> str:

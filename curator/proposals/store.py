@@ -42,9 +42,10 @@ def _read(path: str, size: int) -> bytes | None:
         return f.read(READ_CAP + 1)
 
 
-def load(vault_root: str, ulid: str) -> ProposalDir:
+def load(vault_root: str, ulid: str, folder: str | None = None) -> ProposalDir:
+    """The proposal ``ulid``, read from ``.kp/proposals/<ulid>`` or from ``folder`` (a staging copy)."""
     rel_dir = f"{PROPOSALS_DIR}/{ulid}"
-    base = os.path.join(vault_root, PROPOSALS_DIR, ulid)
+    base = folder or os.path.join(vault_root, PROPOSALS_DIR, ulid)
     p = ProposalDir(ulid, rel_dir)
     try:
         st = os.lstat(base)

@@ -65,9 +65,11 @@ class RepoState:
 
     @cached_property
     def head_commit_id(self) -> str | None:
+        import pygit2
+
         try:
             return None if self.repo.head_is_unborn else str(self.repo.head.target)
-        except Exception:
+        except pygit2.GitError:
             return None
 
     def head_blob_id(self, path: str) -> str | None:
