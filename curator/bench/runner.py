@@ -46,6 +46,7 @@ def _build(dataset: beir.Dataset, settings: Settings, index_dir: str, fresh: boo
         if conn is None:
             ep = epochs.new(index_dir, fp)
             conn = db.connect(ep.path)
+            db.building(conn)
             db.create_schema(conn, tokenizer=tokenizer(mode), dims=spec.dims)
             with conn:
                 db.set_json(conn, "fingerprint", fp)
@@ -53,6 +54,7 @@ def _build(dataset: beir.Dataset, settings: Settings, index_dir: str, fresh: boo
             tally = Tally()
             indexed, _, _ = index_corpus(conn, SOURCE, read(dataset.corpus, tally), vectors=spec.dims > 0)
             lexical_s = time.perf_counter() - started
+            db.serving(conn)
             embed_s = 0.0
             if spec.provider != "none":
                 t = time.perf_counter()

@@ -41,7 +41,7 @@ def index_corpus(
             for d in batch:
                 title = d.title or d.id
                 doc = DocInput(source=source, path=d.id, title=title, blob=_token(d), passages=chunk(d.text, 1, title))
-                writer.upsert(doc, reuse)
+                writer.upsert(doc, reuse, known[d.id][0] if d.id in known else None)
                 indexed += 1
         if progress:
             progress(len(batch))

@@ -87,6 +87,7 @@ def _create(index_dir: str, fp: dict[str, object], mode: str) -> tuple[epochs.Ep
     ep = epochs.new(index_dir, fp)
     conn = db.connect(ep.path)
     dims = int(fp["embedder"]["dims"])
+    db.building(conn)
     db.create_schema(conn, tokenizer=tokenizer(mode), dims=dims)
     with conn:
         db.set_json(conn, "fingerprint", fp)
@@ -176,7 +177,7 @@ def _full(
                     writer.touch(old[0], f.size, f.mtime_ns)
                     report.unchanged += 1
                 elif kind == "doc":
-                    written, reused = writer.upsert(payload, reuse)
+                    written, reused = writer.upsert(payload, reuse, old[0] if old else None)
                     report.indexed += 1
                     report.written += written
                     report.reused += reused
@@ -281,6 +282,7 @@ def reconcile(
             fp = epochs.fingerprint(configured, mode)
             ep, conn = _create(index_dir, fp, mode)
             _full(vault, settings, conn, sentinels, report, progress)
+            db.serving(conn)
             epochs.swap(ep)  # lexical answers from here on; vectors follow
             epochs.prune(index_dir, keep=ep)
         else:
@@ -317,6 +319,7 @@ def rebuild(vault: Vault, settings: Settings, index_dir: str, progress: Progress
         ep, conn = _create(index_dir, fp, mode)
         try:
             _full(vault, settings, conn, sentinels_of(vault), report, progress)
+            db.serving(conn)
             _embed(conn, spec, settings, report, progress)
             pending = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]
             check = conn.execute("PRAGMA quick_check").fetchall()
