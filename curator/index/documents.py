@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from curator.index.chunker import chunk
 from curator.index.db import VAULT
 from curator.index.normalise import extra_terms
-from curator.index.writer import DocInput, passage_hash
+from curator.index.writer import DocInput, text_hash
 from curator.settings import Settings
 from curator.vault.links import extract
 from curator.vault.markdown import code_flags
@@ -46,6 +46,7 @@ def from_note(path: str, raw: bytes, size: int, mtime_ns: int, settings: Setting
     ]
     meta = {k: v for k, v in note.meta.items() if isinstance(k, str)}
     passages = chunk(body, note.body_line, note.title, code, lines)
+    texts = [p.embed_text for p in passages]
     return DocInput(
         source=SOURCE,
         path=path,
@@ -61,8 +62,8 @@ def from_note(path: str, raw: bytes, size: int, mtime_ns: int, settings: Setting
         tags=note.tags,
         aliases=note.aliases,
         links=links,
-        hashes=[passage_hash(p) for p in passages],
-        extras=[extra_terms(p.breadcrumb + "\n" + p.text) for p in passages],
+        hashes=[text_hash(t) for t in texts],
+        extras=[extra_terms(t) for t in texts],
     )
 
 
@@ -120,7 +121,7 @@ def prepare_all(jobs: list[Job], settings: Settings) -> Iterator[Prepared]:
     except ValueError:
         context = multiprocessing.get_context()
     with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init, initargs=(settings,)) as pool:
-        yield from pool.map(_prepare_in_worker, jobs, chunksize=16)
+        yield from pool.map(_prepare_in_worker, jobs, chunksize=64)
 
 
 def iter_jobs(root: str, stats: Iterable[tuple[str, int, int, str | None]]) -> list[Job]:

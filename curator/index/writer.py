@@ -56,8 +56,13 @@ class DocInput:
         return None
 
 
+def text_hash(embed_text: str) -> str:
+    """A passage's content hash: what its vector is kept by across re-chunking."""
+    return hashlib.sha1(embed_text.encode("utf-8")).hexdigest()
+
+
 def passage_hash(p: Passage) -> str:
-    return hashlib.sha1(p.embed_text.encode("utf-8")).hexdigest()
+    return text_hash(p.embed_text)
 
 
 class Writer:
@@ -105,7 +110,7 @@ class Writer:
         returns (passages written, vectors reused)."""
         c = self.conn
         hashes = doc.hashes or [passage_hash(p) for p in doc.passages]
-        extras = doc.extras or [extra_terms(p.breadcrumb + "\n" + p.text) for p in doc.passages]
+        extras = doc.extras or [extra_terms(p.embed_text) for p in doc.passages]
         reused = sum(1 for h in hashes if h in reuse) if self.vectors else 0
         complete = 0 if self.vectors and reused < len(hashes) else 1
         row = (
