@@ -168,12 +168,16 @@ class RepoState:
         from curator.vault.tree import walk
 
         include = compile_globs(tuple(self.settings.notes.include))
+        # A create has had its paths checked against the scan already: its files are the
+        # walk, git-filtered, so the owners' confirmation below has nothing left to drop.
+        paths = self.scan.files if "scan" in self.__dict__ else [f.path for f in walk(self.vault.root).files]
         found: dict[str, list[str]] = {}
-        for f in walk(self.vault.root).files:
-            if include.match(f.path):
-                kp_id = read_kp_id(self.vault.abspath(f.path))
+        prefix = os.path.join(self.vault.root, "")
+        for path in paths:
+            if include.match(path):
+                kp_id = read_kp_id(prefix + path if os.sep == "/" else self.vault.abspath(path))
                 if kp_id:
-                    found.setdefault(kp_id, []).append(f.path)
+                    found.setdefault(kp_id, []).append(path)
         return found
 
     def kp_id_owners(self, kp_id: str, besides: str | None = None) -> list[str]:
@@ -188,16 +192,21 @@ class RepoState:
 
 def read_kp_id(full_path: str) -> str | None:
     """A note's kp_id, reading as little as possible (frontmatter sits at the top)."""
+    # os.read rather than open(): a create reads the head of every note in the vault, and
+    # a buffered file object costs as much as the read itself.
     try:
-        with open(full_path, "rb") as f:
-            head = f.read(4096)
+        fd = os.open(full_path, os.O_RDONLY)
+        try:
+            head = os.read(fd, 4096)
             if not head.startswith((b"---", b"\xef\xbb\xbf---")):
                 return None
             closed = b"\n---" in head[3:] or b"\n..." in head[3:]
             if closed and b"kp_id" not in head:
                 return None
             if not closed:
-                head += f.read()
+                head += b"".join(iter(lambda: os.read(fd, 1 << 16), b""))
+        finally:
+            os.close(fd)
     except OSError:
         return None
     text = head.decode("utf-8", "replace")

@@ -38,3 +38,43 @@ def test_bare_repository_is_refused(tmp_path: Path) -> None:
 def test_missing_path(tmp_path: Path) -> None:
     with pytest.raises(VaultError, match="does not exist"):
         find_vault(str(tmp_path / "nope"))
+
+
+def test_the_vault_is_what_git_tracks_or_would_track(tmp_path: Path) -> None:
+    """Ignored files are outside the vault, except those git tracks anyway (added with -f),
+    even inside an ignored folder; untracked files that are not ignored are inside."""
+    from curator.settings import Settings
+    from curator.vault.tree import scan
+
+    v = make_git_vault(tmp_path / "v")
+    v.write(".gitignore", "build/\n*.log\nscratch/\n")
+    v.write("notes/a.md", "# A\n")
+    v.write("build/kept.md", "# Kept\n")
+    v.write("build/deep/kept-too.md", "# Kept too\n")
+    v.write("build/junk.md", "# Junk\n")
+    v.write("trace.log", "tracked anyway\n")
+    v.write("other.log", "ignored\n")
+    v.write("scratch/x.md", "# Scratch\n")
+    v.commit()
+    v.git("add", "-f", "build/kept.md", "build/deep/kept-too.md", "trace.log")
+    v.commit("force-add")
+    v.write("notes/untracked.md", "# New\n")
+
+    found = scan(find_vault(str(v.root)), Settings())
+
+    assert found.files == [
+        ".gitignore",
+        "build/deep/kept-too.md",
+        "build/kept.md",
+        "notes/a.md",
+        "notes/untracked.md",
+        "trace.log",
+    ]
+    assert [n.path for n in found.notes] == [
+        "build/deep/kept-too.md",
+        "build/kept.md",
+        "notes/a.md",
+        "notes/untracked.md",
+    ]
+    ignored = {s.path for s in found.skips if s.reason == "ignored by git"}
+    assert ignored == {"build/junk.md", "other.log", "scratch/"}
