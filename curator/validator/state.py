@@ -145,7 +145,8 @@ class RepoState:
     def scan(self) -> Classified:
         from curator.vault.tree import scan
 
-        return scan(self.vault, self.settings)
+        # Paths are all the rules ask of it (case clashes, existing files).
+        return scan(self.vault, self.settings, sizes=False)
 
     @cached_property
     def vault_files(self) -> list[str]:
@@ -170,7 +171,7 @@ class RepoState:
         include = compile_globs(tuple(self.settings.notes.include))
         # A create has had its paths checked against the scan already: its files are the
         # walk, git-filtered, so the owners' confirmation below has nothing left to drop.
-        paths = self.scan.files if "scan" in self.__dict__ else [f.path for f in walk(self.vault.root).files]
+        paths = self.scan.files if "scan" in self.__dict__ else [f.path for f in walk(self.vault.root, sizes=False).files]
         found: dict[str, list[str]] = {}
         prefix = os.path.join(self.vault.root, "")
         for path in paths:

@@ -66,8 +66,12 @@ def _symlink_reason(root_real: str, full: str) -> str:
     return f"symlink to a {kind} inside the vault (not followed; notes are regular files)"
 
 
-def walk(root: str, prune: Callable[[str], bool] | None = None) -> Walk:
-    """Stat every file under ``root`` except ``.git``; ``prune(dir)`` skips a folder."""
+def walk(root: str, prune: Callable[[str], bool] | None = None, *, sizes: bool = True) -> Walk:
+    """Stat every file under ``root`` except ``.git``; ``prune(dir)`` skips a folder.
+
+    ``sizes=False`` lists the files without a stat call each (size and mtime are -1),
+    for callers that only need the paths.
+    """
     root_real = os.path.realpath(root)
     files: list[FileStat] = []
     skips: list[Skip] = []
@@ -103,14 +107,18 @@ def walk(root: str, prune: Callable[[str], bool] | None = None) -> Walk:
                         continue
                     stack.append(rel)
                     continue
-                st = entry.stat(follow_symlinks=False)
+                if not sizes:
+                    regular, size, mtime_ns = entry.is_file(follow_symlinks=False), -1, -1
+                else:
+                    st = entry.stat(follow_symlinks=False)
+                    regular, size, mtime_ns = statmod.S_ISREG(st.st_mode), st.st_size, st.st_mtime_ns
             except OSError as e:
                 skips.append(Skip(rel, f"cannot stat: {e.strerror}"))
                 continue
-            if not statmod.S_ISREG(st.st_mode):
+            if not regular:
                 skips.append(Skip(rel, "not a regular file"))
                 continue
-            files.append(FileStat(rel, st.st_size, st.st_mtime_ns))
+            files.append(FileStat(rel, size, mtime_ns))
     return Walk(files, skips, dirs, pruned)
 
 
@@ -196,10 +204,13 @@ def _mb(n: int) -> str:
     return f"{n / 1024:.0f} KB"
 
 
-def scan(vault: Vault, settings: Settings) -> Classified:
-    """The authoritative view: walk the work tree and ask git about every path."""
+def scan(vault: Vault, settings: Settings, *, sizes: bool = True) -> Classified:
+    """The authoritative view: walk the work tree and ask git about every path.
+
+    Without ``sizes`` no note is skipped as too large: for callers that want the paths.
+    """
     git = GitView(vault)
-    return classify(walk(vault.root, git.dir_ignored), settings, git.file_ignored)
+    return classify(walk(vault.root, git.dir_ignored, sizes=sizes), settings, git.file_ignored)
 
 
 def read_bytes(vault: Vault, rel: str) -> bytes:
