@@ -171,7 +171,9 @@ class RepoState:
         include = compile_globs(tuple(self.settings.notes.include))
         # A create has had its paths checked against the scan already: its files are the
         # walk, git-filtered, so the owners' confirmation below has nothing left to drop.
-        paths = self.scan.files if "scan" in self.__dict__ else [f.path for f in walk(self.vault.root, sizes=False).files]
+        paths = (
+            self.scan.files if "scan" in self.__dict__ else [f.path for f in walk(self.vault.root, sizes=False).files]
+        )
         found: dict[str, list[str]] = {}
         prefix = os.path.join(self.vault.root, "")
         for path in paths:
