@@ -37,8 +37,14 @@ def register(cli: click.Group, json_option: Callable[..., Any], app_of: Callable
     @click.option("--tag", "tags", multiple=True, help="Only notes with this tag (repeatable: all must match).")
     @click.option("--path", "path_glob", metavar="GLOB", help="Only notes whose path matches, e.g. 'meetings/**'.")
     @click.option("--namespace", metavar="NS", help="Only notes whose kp_id is in this namespace, e.g. kp or zotero.")
-    @click.option("--since", metavar="DATE", help="Only notes dated (created/date) on or after DATE.")
-    @click.option("--until", metavar="DATE", help="Only notes dated on or before DATE.")
+    @click.option(
+        "--since",
+        metavar="DATE",
+        help="Only notes dated (created/date) on or after DATE (YYYY-MM-DD, YYYY-MM or YYYY).",
+    )
+    @click.option(
+        "--until", metavar="DATE", help="Only notes dated on or before DATE (a whole month or year when partial)."
+    )
     @click.option("--links/--no-links", default=None, help="Add link neighbours of the top hits as a third list.")
     @click.option("--mmr/--no-mmr", default=None, help="Diversify the hits (maximal marginal relevance).")
     @click.option("--explain", is_flag=True, help="Show each leg's rank and score for every hit.")

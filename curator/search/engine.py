@@ -102,6 +102,8 @@ class Searcher:
     ) -> Result:
         if k < 1:
             raise UsageError("--k must be at least 1")
+        if not any(c.isalnum() for c in query):
+            raise UsageError("the query has no words to search for")
         result, fused, ran = self.rank(query, mode=mode, filters=filters, links=links, k=k, depth=depth)
         if diversify:
             fused = mmr(fused[: 4 * k], k, self._similarity)

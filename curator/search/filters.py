@@ -2,7 +2,25 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from dataclasses import dataclass, field
+
+from curator.errors import UsageError
+
+_PARTIAL_DATE = re.compile(r"\d{4}(-\d{2})?(-\d{2})?")
+
+
+def _check_date(option: str, value: str) -> None:
+    """A whole or partial ISO date: 2026, 2026-11 or 2026-11-29 (compared as text with notes' dates)."""
+    if _PARTIAL_DATE.fullmatch(value):
+        year, month, day = ([*map(int, value.split("-")), 1, 1])[:3]
+        try:
+            dt.date(year, month, day)
+            return
+        except ValueError:
+            pass
+    raise UsageError(f"{option} {value!r} is not a date", hint="give YYYY-MM-DD, YYYY-MM or YYYY")
 
 
 @dataclass(frozen=True)
@@ -13,6 +31,12 @@ class Filters:
     since: str | None = None
     until: str | None = None
     source: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.since:
+            _check_date("--since", self.since)
+        if self.until:
+            _check_date("--until", self.until)
 
     @property
     def active(self) -> bool:

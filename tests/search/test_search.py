@@ -64,6 +64,23 @@ def test_filters_apply_inside_the_legs(indexed: GitVault, cli) -> None:
     assert [h["path"] for h in by_ns] == [".curio/feeds/hn-2026-11.md"]
     dated = _search(cli, indexed, "journal", "--since", "2026-11-01", "--until", "2026-11-21", "--k", "20")["hits"]
     assert dated and {h["path"] for h in dated} <= {"journal/2026-11-20.md", "meetings/2026-11-12-review-policy.md"}
+    month = _search(cli, indexed, "journal", "--since", "2026-11", "--until", "2026-11", "--k", "20")["hits"]
+    # a partial date is the whole month: the 25th is in, where the range above ended on the 21st
+    assert {h["path"] for h in dated} | {"journal/2026-11-25.md"} == {h["path"] for h in month}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["wal", "--since", "2020-13-01"], "--since '2020-13-01' is not a date"),
+        (["wal", "--until", "last week"], "--until 'last week' is not a date"),
+        ([""], "the query has no words to search for"),
+        (['" * -'], "the query has no words to search for"),
+    ],
+)
+def test_bad_query_or_filter_is_one_line_exit_2(indexed: GitVault, cli, args: list[str], message: str) -> None:
+    r = cli("--vault", indexed.root, "search", *args)
+    assert r.code == 2 and message in r.err and len(r.err.strip().splitlines()) == 1
 
 
 def test_explain_shows_each_leg(indexed: GitVault, cli) -> None:
