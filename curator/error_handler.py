@@ -39,8 +39,8 @@ def error_handler(passthrough: tuple[type[BaseException], ...] = ()) -> Iterator
         raise Exit(130) from None
     except BrokenPipeError:
         # `curator search ... | head` closes the pipe early; that is not a failure.
-        with contextlib.suppress(OSError):
-            sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise Exit(0) from None
     except Exception as e:
         tb = traceback.format_exc()

@@ -4,6 +4,8 @@ their command runs, so ``curator validate`` never pays for torch or the index.""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 from typing import Any
 
@@ -21,7 +23,26 @@ def _app(ctx: click.Context, json_: bool = False) -> App:
     return app
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class _Group(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        # `curator search ... | head` closes the pipe early. That is not a failure, but
+        # click would turn the broken pipe into exit 1 before Curator's handler saw it.
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            _quiet_stdout()
+            return 0
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so the flush at exit has somewhere to go (as the
+    Python docs advise for SIGPIPE)."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option(
     "--vault",
     type=click.Path(file_okay=False),
@@ -106,6 +127,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with error_handler(passthrough=(click.ClickException, click.exceptions.Exit, click.exceptions.Abort)):
             rv: Any = cli.main(args=argv, prog_name="curator", standalone_mode=False)
+            try:
+                sys.stdout.flush()  # here, not at exit, where a closed pipe is not ours to catch
+            except BrokenPipeError:
+                _quiet_stdout()
     except Exit as e:
         return e.code
     except click.exceptions.Exit as e:
