@@ -53,7 +53,8 @@ def run(app: App) -> int:
         return 0
     for w in data["warnings"]:
         output.warn(w)
-    output.line(f"epoch      {data['epoch']}  ({data['embedder']})")
+    embedder = "embedder none: lexical search only" if data["embedder"] == "none" else data["embedder"]
+    output.line(f"epoch      {data['epoch']}  ({embedder})")
     output.line(f"index      {data['index_dir']}  ({int(data['bytes']) / 1e6:.1f} MB)")
     output.line(f"documents  {data['documents']}  ({data['incomplete_documents']} awaiting vectors)")
     output.line(

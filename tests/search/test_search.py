@@ -140,3 +140,14 @@ def test_model_change_is_reported_everywhere(indexed: GitVault, cli, monkeypatch
     assert "epoch-mismatch" not in cli("--vault", indexed.root, "--json", "doctor").out
     data = json.loads(cli("--vault", indexed.root, "--json", "search", "WAL").out)
     assert data["mode"] == "lexical" and "no vectors" in " ".join(data["warnings"])
+
+
+def test_a_lexical_only_index_says_so_on_every_surface(example_vault: GitVault, cli, monkeypatch) -> None:
+    monkeypatch.setenv("CURATOR_EMBEDDER", "none")
+    assert cli("--vault", example_vault.root, "index").code == 0
+    text = cli("--vault", example_vault.root, "search", "WAL checkpoints")
+    assert text.code == 0 and "lexical results only" in text.err and "wal-mode.md" in text.out
+    data = _search(cli, example_vault, "WAL checkpoints")
+    assert data["mode"] == "lexical" and any("lexical results only" in w for w in data["warnings"])
+    assert "embedder none: lexical search only" in cli("--vault", example_vault.root, "status").out
+    assert json.loads(cli("--vault", example_vault.root, "--json", "status").out)["embedder"] == "none"
