@@ -89,7 +89,7 @@ def from_worktree(vault: Vault, settings: Settings, only: list[str], minted: lis
     if staged:
         raise UsageError(
             f"{', '.join(staged)} ha{'s' if len(staged) == 1 else 've'} staged changes",
-            hint="unstage them (git restore --staged PATH) or commit them first",
+            hint="unstage them (git restore --staged PATH), commit them first, or name only the notes to propose",
         )
     missing = wanted - {e.draft.path for e in edits}
     if missing:
