@@ -6,6 +6,7 @@ import json
 import os
 from pathlib import Path
 
+import apsw
 import pytest
 
 from tests.conftest import GitVault, note
@@ -35,6 +36,10 @@ def test_first_index_then_nothing_changes(example_vault: GitVault, cli) -> None:
     skipped = {s["path"]: s["reason"] for s in first["skipped"]}
     assert skipped["attachments/architecture.png"] == "not a note (outside notes.include)"
     db = _epoch_file(example_vault.root)
+    # filled without a journal, then switched to WAL before readers could see it
+    conn = apsw.Connection(str(db))
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
     before = (db.stat().st_mtime_ns, db.read_bytes())
     second = _index(cli, example_vault.root)
     assert (second["indexed"], second["unchanged"], second["removed"], second["embedded"]) == (0, 31, 0, 0)
