@@ -1,5 +1,5 @@
 """The validator on a 3,000-note vault (powershell-docs): per proposal, for a queue of 200,
-and the start-up of a `curator validate` process.
+and the start-up of a `curator validate` process on a proposal and on a note.
 
     python benchmarks/validate_proposals.py [--queue 200] [--runs 15]
 """
@@ -83,14 +83,16 @@ def main() -> None:
         f"p95 {sorted(per)[int(0.95 * len(per))] * 1000:.1f} ms"
     )
 
-    start, bare = [], []
+    start, on_note, bare = [], [], []
     one = ids[0]
     for _ in range(args.runs):
         start.append(timed([sys.executable, "-m", "curator", "--vault", str(root), "validate", one])[0])
+        on_note.append(timed([sys.executable, "-m", "curator", "--vault", str(root), "validate", notes[0]])[0])
         bare.append(timed([sys.executable, "-c", "pass"])[0])
     print(
-        f"`curator validate ULID` process: median {median_ms(start):.0f} ms "
-        f"(bare python start {median_ms(bare):.0f} ms)"
+        f"`curator validate ULID` process: median {median_ms(start):.0f} ms; "
+        f"`curator validate NOTE` (a commit of note edits): median {median_ms(on_note):.0f} ms "
+        f"(bare python start {median_ms(bare):.0f} ms; {args.runs} runs each, interleaved)"
     )
     print(
         f"`curator validate --all` ({len(ids)} proposals) process: "

@@ -27,6 +27,17 @@ def test_validate_stays_light(example_vault: GitVault) -> None:
     assert "HEAVY=\n" in r.stdout or r.stdout.rstrip().endswith("HEAVY="), r.stdout + r.stderr
 
 
+def test_validating_notes_does_not_load_pydantic(example_vault: GitVault) -> None:
+    """The usual pre-commit run checks edited notes only; the manifest models are for proposals."""
+    probe = PROBE.replace(repr(HEAVY), repr((*HEAVY, "pydantic")))
+    r = subprocess.run(
+        [sys.executable, "-c", probe, "--vault", str(example_vault.root), "validate", "sqlite/wal-mode.md"],
+        capture_output=True,
+        text=True,
+    )
+    assert "checked 1 note(s): all valid" in r.stdout and r.stdout.rstrip().endswith("HEAVY="), r.stdout + r.stderr
+
+
 def test_doctor_stays_light(example_vault: GitVault) -> None:
     r = subprocess.run(
         [sys.executable, "-c", PROBE, "--vault", str(example_vault.root), "doctor"], capture_output=True, text=True

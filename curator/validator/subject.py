@@ -7,18 +7,21 @@ that would escape the vault are never read.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curator.proposals import events as events_mod
 from curator.proposals.diff import DiffError, FilePatch
 from curator.proposals.diff import parse as parse_diff
 from curator.proposals.hunks import HunkConflict
 from curator.proposals.hunks import apply as apply_hunks
-from curator.proposals.manifest import Change, Manifest
-from curator.proposals.manifest import parse as parse_manifest
 from curator.proposals.store import ProposalDir
 from curator.validator.rules.paths import escape_reason
 from curator.validator.state import RepoState
+
+if TYPE_CHECKING:
+    # pydantic is a third of `curator validate`'s start-up: a commit that touches only
+    # notes (the usual pre-commit run) never loads it.
+    from curator.proposals.manifest import Change, Manifest
 
 
 @dataclass
@@ -104,6 +107,8 @@ def _load_manifest(subject: Subject) -> None:
         return
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
+
+    from curator.proposals.manifest import parse as parse_manifest
 
     try:
         data = YAML(typ="safe").load(text)
