@@ -121,11 +121,12 @@ def resolve(settings: Settings) -> EmbedderSpec:
     raise EmbedderError(f"unknown embedder {provider!r}", hint="local, openai, ollama or none")
 
 
-def create(spec: EmbedderSpec) -> Embedder:
+def create(spec: EmbedderSpec, *, queries: bool = False) -> Embedder:
+    """The adapter for ``spec``; ``queries`` asks for one tuned to a short text at a time."""
     if spec.provider == "local":
-        from curator.embedders.local import LocalEmbedder
+        from curator.embedders import local
 
-        return LocalEmbedder(spec)
+        return local.for_queries(spec) if queries else local.LocalEmbedder(spec)
     if spec.provider == "openai":
         from curator.embedders.openai import OpenAIEmbedder
 

@@ -9,6 +9,7 @@ from curator.embedders.base import LOCAL_DEFAULT_MODEL, EmbedderSpec, check_vect
 from curator.errors import EmbedderError
 
 _MODELS: dict[str, Any] = {}
+_ENCODERS: dict[str, Any] = {}
 
 
 def model_path(model: str | None) -> str:
@@ -77,3 +78,35 @@ class LocalEmbedder:
 
     def usage(self) -> tuple[int, int]:
         return 0, 0  # nothing leaves the machine
+
+
+class LocalQueryEmbedder:
+    """The same model for queries, without torch: the numpy forward pass of
+    ``curator.embedders.bert`` gives a `curator search` process its query vector in
+    a fraction of a second instead of the seconds torch takes to import."""
+
+    remote = False
+
+    def __init__(self, spec: EmbedderSpec, encoder: Any) -> None:
+        self.spec = spec
+        self.encoder = encoder
+
+    def embed(self, texts: list[str]) -> list[bytes]:
+        return check_vectors(self.spec, [self.encoder.encode_one(t).tobytes() for t in texts], len(texts))
+
+    def usage(self) -> tuple[int, int]:
+        return 0, 0
+
+
+def for_queries(spec: EmbedderSpec) -> LocalQueryEmbedder | LocalEmbedder:
+    """The numpy encoder when it computes this model exactly, else sentence-transformers."""
+    path = model_path(spec.model)
+    if path not in _ENCODERS:
+        try:
+            from curator.embedders import bert
+
+            _ENCODERS[path] = bert.BertEncoder(path) if bert.supported(path) else None
+        except ImportError:  # numpy, safetensors or tokenizers missing: the slow path still works
+            _ENCODERS[path] = None
+    encoder = _ENCODERS[path]
+    return LocalQueryEmbedder(spec, encoder) if encoder is not None else LocalEmbedder(spec)

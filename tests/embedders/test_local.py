@@ -63,3 +63,75 @@ def test_hybrid_search_on_the_example_vault(example_vault: GitVault, cli) -> Non
     assert {"meetings/2026-11-12-review-policy.md", "reading/local-first-software.md"} & {
         h["path"] for h in vec["hits"]
     }
+
+
+QUERIES = [
+    "why is the database locked",
+    "getUserName busy_timeout max-file-bytes",
+    "Ünïcödé naïve café — 日本語のテキスト 🙂",
+    "",
+    "x",
+    "word " * 400,  # past the model's 256 tokens: both truncate at the same place
+    "```python\ndef f(x):\n    return x ** 2\n```",
+]
+
+
+def test_the_numpy_query_path_computes_the_same_vectors_as_sentence_transformers() -> None:
+    import numpy as np
+
+    from curator.embedders.local import LocalQueryEmbedder
+
+    spec = EmbedderSpec("local", "all-MiniLM-L6-v2", 384)
+    fast = create(spec, queries=True)
+    assert isinstance(fast, LocalQueryEmbedder)
+    a = np.frombuffer(b"".join(fast.embed(QUERIES)), dtype=np.float32).reshape(len(QUERIES), 384)
+    b = np.frombuffer(b"".join(create(spec).embed(QUERIES)), dtype=np.float32).reshape(len(QUERIES), 384)
+    assert np.abs(a - b).max() < 1e-5
+    assert ((a * b).sum(1) > 0.99999).all()
+
+
+def test_a_model_folder_the_numpy_path_does_not_compute_falls_back(tmp_path) -> None:
+    import shutil
+
+    from curator.embedders import bert
+    from curator.embedders.local import model_path
+
+    folder = tmp_path / "model"
+    shutil.copytree(model_path(None), folder)
+    assert bert.supported(str(folder))
+    pooling = folder / "1_Pooling" / "config.json"
+    config = json.loads(pooling.read_text())
+    pooling.write_text(json.dumps({**config, "pooling_mode_mean_tokens": False, "pooling_mode_cls_token": True}))
+    assert not bert.supported(str(folder))
+    emb = create(EmbedderSpec("local", str(folder), 384), queries=True)
+    assert type(emb).__name__ == "LocalEmbedder"
+
+
+def test_a_search_process_never_imports_torch(example_vault: GitVault, cli) -> None:
+    import subprocess
+    import sys
+
+    assert cli("--vault", example_vault.root, "index").code == 0
+    probe = (
+        "import sys, json\nfrom curator.main import main\ncode = main(sys.argv[1:])\n"
+        "print('TORCH' if 'torch' in sys.modules else 'NO-TORCH', code)"
+    )
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            probe,
+            "--vault",
+            str(example_vault.root),
+            "--json",
+            "search",
+            "locked database",
+            "--explain",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    out, verdict = r.stdout.rsplit("\n", 2)[0], r.stdout.strip().splitlines()[-1]
+    assert verdict == "NO-TORCH 0", r.stdout + r.stderr
+    hits = json.loads(out)["hits"]
+    assert hits and any("vector" in h["explain"] for h in hits)
