@@ -68,7 +68,13 @@ class BertEncoder:
         st_config = os.path.join(folder, "sentence_bert_config.json")
         if os.path.isfile(st_config):
             max_len = int(_read_json(st_config).get("max_seq_length", max_len))
-        self.w = {k: v.astype(np.float32) for k, v in load_file(os.path.join(folder, "model.safetensors")).items()}
+        weights = load_file(os.path.join(folder, "model.safetensors"))
+        # Some BertModel checkpoints name their tensors under "bert."
+        self.w = {k.removeprefix("bert."): v.astype(np.float32) for k, v in weights.items()}
+        wanted = [f"encoder.layer.{n}.output.LayerNorm.weight" for n in range(self.layers)]
+        missing = [k for k in ("embeddings.word_embeddings.weight", *wanted) if k not in self.w]
+        if missing:
+            raise ValueError(f"not a BERT encoder's weights: no {missing[0]}")
         self.tokenizer = Tokenizer.from_file(os.path.join(folder, "tokenizer.json"))
         # sentence-transformers truncates at max_seq_length and pads a batch to its longest
         # text; one text at a time needs no padding at all.

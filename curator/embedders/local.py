@@ -106,7 +106,9 @@ def for_queries(spec: EmbedderSpec) -> LocalQueryEmbedder | LocalEmbedder:
             from curator.embedders import bert
 
             _ENCODERS[path] = bert.BertEncoder(path) if bert.supported(path) else None
-        except ImportError:  # numpy, safetensors or tokenizers missing: the slow path still works
+        except (ImportError, ValueError, KeyError, OSError):
+            # numpy, safetensors or tokenizers missing, or weights it cannot read: the
+            # sentence-transformers path still works, only slower to start
             _ENCODERS[path] = None
     encoder = _ENCODERS[path]
     return LocalQueryEmbedder(spec, encoder) if encoder is not None else LocalEmbedder(spec)

@@ -107,6 +107,25 @@ def test_a_model_folder_the_numpy_path_does_not_compute_falls_back(tmp_path) -> 
     assert type(emb).__name__ == "LocalEmbedder"
 
 
+def test_weights_the_numpy_path_cannot_read_fall_back(tmp_path) -> None:
+    import shutil
+
+    from safetensors.numpy import load_file, save_file
+
+    from curator.embedders import bert
+    from curator.embedders.local import model_path
+
+    folder = tmp_path / "model"
+    shutil.copytree(model_path(None), folder)
+    weights = load_file(str(folder / "model.safetensors"))
+    save_file(
+        {k: v for k, v in weights.items() if not k.startswith("encoder.layer.5.")}, str(folder / "model.safetensors")
+    )
+    assert bert.supported(str(folder))  # the config says BERT; the weights say otherwise
+    emb = create(EmbedderSpec("local", str(folder), 384), queries=True)
+    assert type(emb).__name__ == "LocalEmbedder"
+
+
 def test_a_search_process_never_imports_torch(example_vault: GitVault, cli) -> None:
     import subprocess
     import sys
