@@ -5,15 +5,17 @@ from __future__ import annotations
 import hashlib
 import json
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import apsw
 
-from curator.index.chunker import Passage
 from curator.index.db import VEC_DONE, VEC_NONE, VEC_PENDING
 from curator.index.normalise import extra_terms
+
+PassageRow = tuple[int, int, int, str, str]
+"""(seq, start_line, end_line, breadcrumb, text): a chunker Passage is one."""
 
 
 @dataclass
@@ -21,7 +23,8 @@ class DocInput:
     source: str
     path: str
     title: str
-    passages: list[Passage]
+    passages: Sequence[PassageRow]
+    """Passages, or the plain tuples they travel between processes as."""
     kp_id: str | None = None
     size: int = -1
     mtime_ns: int = -1
@@ -39,15 +42,12 @@ class DocInput:
     """Each passage's identifier terms for the FTS ``extra`` column."""
 
     # A large reconcile sends sixty thousand passages from worker processes: as plain
-    # tuples they pickle three times faster than as NamedTuples.
+    # tuples they pickle and unpickle several times faster than as NamedTuples, and the
+    # writer reads them by position.
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["passages"] = [tuple(p) for p in self.passages]
         return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        state["passages"] = list(map(Passage._make, state["passages"]))
-        self.__dict__.update(state)
 
     @property
     def namespace(self) -> str | None:
@@ -59,10 +59,6 @@ class DocInput:
 def text_hash(embed_text: str) -> str:
     """A passage's content hash: what its vector is kept by across re-chunking."""
     return hashlib.sha1(embed_text.encode("utf-8")).hexdigest()
-
-
-def passage_hash(p: Passage) -> str:
-    return text_hash(p.embed_text)
 
 
 class Writer:
@@ -109,8 +105,9 @@ class Writer:
         """Write ``doc`` (``existing``: its document id when it is indexed already);
         returns (passages written, vectors reused)."""
         c = self.conn
-        hashes = doc.hashes or [passage_hash(p) for p in doc.passages]
-        extras = doc.extras or [extra_terms(p.embed_text) for p in doc.passages]
+        texts = [f"{crumb}\n{text}" for _seq, _start, _end, crumb, text in doc.passages]
+        hashes = doc.hashes or [text_hash(t) for t in texts]
+        extras = doc.extras or [extra_terms(t) for t in texts]
         reused = sum(1 for h in hashes if h in reuse) if self.vectors else 0
         complete = 0 if self.vectors and reused < len(hashes) else 1
         row = (
@@ -143,15 +140,15 @@ class Writer:
         first = self.next_id
         self.next_id += len(doc.passages)
         rows, fts, vecs = [], [], []
-        for n, (p, h) in enumerate(zip(doc.passages, hashes, strict=True)):
+        for n, ((seq, start, end, crumb, text), h) in enumerate(zip(doc.passages, hashes, strict=True)):
             pid = first + n
             vec = VEC_NONE
             if self.vectors:
                 vec = VEC_DONE if h in reuse else VEC_PENDING
                 if vec == VEC_DONE:
                     vecs.append((pid, reuse[h]))
-            rows.append((pid, doc_id, p.seq, p.start_line, p.end_line, p.breadcrumb, p.text, h, vec))
-            fts.append((pid, p.breadcrumb, p.text, extras[n]))
+            rows.append((pid, doc_id, seq, start, end, crumb, text, h, vec))
+            fts.append((pid, crumb, text, extras[n]))
         c.executemany(
             "INSERT INTO passages(id, doc_id, seq, start_line, end_line, breadcrumb, text, hash, vec) "
             "VALUES (?,?,?,?,?,?,?,?,?)",
