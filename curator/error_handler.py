@@ -19,6 +19,15 @@ class Exit(Exception):
         self.code = code
 
 
+def silence_stdout() -> None:
+    """Point stdout at /dev/null after a reader closed the pipe, so the flush at exit has
+    somewhere to go (as the Python docs advise for SIGPIPE)."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
 def _log_path() -> str:
     from curator.locations import cache_root
 
@@ -39,8 +48,7 @@ def error_handler(passthrough: tuple[type[BaseException], ...] = ()) -> Iterator
         raise Exit(130) from None
     except BrokenPipeError:
         # `curator search ... | head` closes the pipe early; that is not a failure.
-        with contextlib.suppress(OSError, ValueError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        silence_stdout()
         raise Exit(0) from None
     except Exception as e:
         tb = traceback.format_exc()

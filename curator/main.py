@@ -4,8 +4,6 @@ their command runs, so ``curator validate`` never pays for torch or the index.""
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sys
 from typing import Any
 
@@ -30,16 +28,10 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
-            _quiet_stdout()
+            from curator.error_handler import silence_stdout
+
+            silence_stdout()
             return 0
-
-
-def _quiet_stdout() -> None:
-    """Point stdout at /dev/null, so the flush at exit has somewhere to go (as the
-    Python docs advise for SIGPIPE)."""
-    with contextlib.suppress(OSError, ValueError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -122,7 +114,7 @@ _register_index(cli, json_option, _app)
 
 
 def main(argv: list[str] | None = None) -> int:
-    from curator.error_handler import Exit, error_handler
+    from curator.error_handler import Exit, error_handler, silence_stdout
 
     try:
         with error_handler(passthrough=(click.ClickException, click.exceptions.Exit, click.exceptions.Abort)):
@@ -130,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 sys.stdout.flush()  # here, not at exit, where a closed pipe is not ours to catch
             except BrokenPipeError:
-                _quiet_stdout()
+                silence_stdout()
     except Exit as e:
         return e.code
     except click.exceptions.Exit as e:
