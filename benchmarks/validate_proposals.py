@@ -83,16 +83,18 @@ def main() -> None:
         f"p95 {sorted(per)[int(0.95 * len(per))] * 1000:.1f} ms"
     )
 
-    start, on_note, bare = [], [], []
-    one = ids[0]
+    start, created, on_note, bare = [], [], [], []
+    validate = [sys.executable, "-m", "curator", "--vault", str(root), "validate"]
     for _ in range(args.runs):
-        start.append(timed([sys.executable, "-m", "curator", "--vault", str(root), "validate", one])[0])
-        on_note.append(timed([sys.executable, "-m", "curator", "--vault", str(root), "validate", notes[0]])[0])
+        start.append(timed([*validate, ids[0]])[0])
+        created.append(timed([*validate, ids[3]])[0])
+        on_note.append(timed([*validate, notes[0]])[0])
         bare.append(timed([sys.executable, "-c", "pass"])[0])
     print(
-        f"`curator validate ULID` process: median {median_ms(start):.0f} ms; "
-        f"`curator validate NOTE` (a commit of note edits): median {median_ms(on_note):.0f} ms "
-        f"(bare python start {median_ms(bare):.0f} ms; {args.runs} runs each, interleaved)"
+        f"`curator validate ULID` process: median {median_ms(start):.0f} ms a modify, "
+        f"{median_ms(created):.0f} ms a create; `curator validate NOTE` (a commit of note edits): "
+        f"median {median_ms(on_note):.0f} ms (bare python start {median_ms(bare):.0f} ms; "
+        f"{args.runs} runs each, interleaved)"
     )
     print(
         f"`curator validate --all` ({len(ids)} proposals) process: "
