@@ -121,12 +121,17 @@ def resolve(settings: Settings) -> EmbedderSpec:
     raise EmbedderError(f"unknown embedder {provider!r}", hint="local, openai, ollama or none")
 
 
-def create(spec: EmbedderSpec, *, queries: bool = False) -> Embedder:
-    """The adapter for ``spec``; ``queries`` asks for one tuned to a short text at a time."""
+FEW = 128
+"""Up to this many texts (a query, the passages of a few edited notes) the local model runs
+without torch: loading torch costs more than embedding them one by one in numpy."""
+
+
+def create(spec: EmbedderSpec, *, few: bool = False) -> Embedder:
+    """The adapter for ``spec``; ``few`` asks for one tuned to a handful of texts."""
     if spec.provider == "local":
         from curator.embedders import local
 
-        return local.for_queries(spec) if queries else local.LocalEmbedder(spec)
+        return local.light(spec) if few else local.LocalEmbedder(spec)
     if spec.provider == "openai":
         from curator.embedders.openai import OpenAIEmbedder
 

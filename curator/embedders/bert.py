@@ -2,8 +2,8 @@
 
 The same weights and tokenizer sentence-transformers reads, and the same arithmetic
 (vectors agree to about 1e-7), without torch: importing torch and transformers takes
-several seconds, which a `curator search` process would pay for one short query.
-Passages are still embedded by sentence-transformers; this reads queries only.
+several seconds, which a `curator search` process would pay for one short query and a
+reconcile for a few edited passages. Bulk embedding still goes through sentence-transformers.
 """
 
 from __future__ import annotations

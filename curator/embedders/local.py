@@ -80,10 +80,11 @@ class LocalEmbedder:
         return 0, 0  # nothing leaves the machine
 
 
-class LocalQueryEmbedder:
-    """The same model for queries, without torch: the numpy forward pass of
-    ``curator.embedders.bert`` gives a `curator search` process its query vector in
-    a fraction of a second instead of the seconds torch takes to import."""
+class LightEmbedder:
+    """The same model without torch, for a few texts: the numpy forward pass of
+    ``curator.embedders.bert`` gives a `curator search` process its query vector, and a
+    reconcile after a few edits its passages' vectors, in a fraction of a second instead
+    of the seconds torch takes to import."""
 
     remote = False
 
@@ -98,7 +99,7 @@ class LocalQueryEmbedder:
         return 0, 0
 
 
-def for_queries(spec: EmbedderSpec) -> LocalQueryEmbedder | LocalEmbedder:
+def light(spec: EmbedderSpec) -> LightEmbedder | LocalEmbedder:
     """The numpy encoder when it computes this model exactly, else sentence-transformers."""
     path = model_path(spec.model)
     if path not in _ENCODERS:
@@ -111,4 +112,4 @@ def for_queries(spec: EmbedderSpec) -> LocalQueryEmbedder | LocalEmbedder:
             # sentence-transformers path still works, only slower to start
             _ENCODERS[path] = None
     encoder = _ENCODERS[path]
-    return LocalQueryEmbedder(spec, encoder) if encoder is not None else LocalEmbedder(spec)
+    return LightEmbedder(spec, encoder) if encoder is not None else LocalEmbedder(spec)

@@ -231,7 +231,7 @@ def _embed(
     if not pending:
         return
     try:
-        embedder = embedders.create(spec)
+        embedder = embedders.create(spec, few=pending <= embedders.FEW)
     except EmbedderError as e:
         report.embed.error = str(e)
     else:

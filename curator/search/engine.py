@@ -86,7 +86,7 @@ class Searcher:
 
     def embed_query(self, text: str) -> bytes:
         if self._embedder is None:
-            self._embedder = embedders.create(self.spec, queries=True)
+            self._embedder = embedders.create(self.spec, few=True)
         return self._embedder.embed([text])[0]
 
     def search(

@@ -79,11 +79,11 @@ QUERIES = [
 def test_the_numpy_query_path_computes_the_same_vectors_as_sentence_transformers() -> None:
     import numpy as np
 
-    from curator.embedders.local import LocalQueryEmbedder
+    from curator.embedders.local import LightEmbedder
 
     spec = EmbedderSpec("local", "all-MiniLM-L6-v2", 384)
-    fast = create(spec, queries=True)
-    assert isinstance(fast, LocalQueryEmbedder)
+    fast = create(spec, few=True)
+    assert isinstance(fast, LightEmbedder)
     a = np.frombuffer(b"".join(fast.embed(QUERIES)), dtype=np.float32).reshape(len(QUERIES), 384)
     b = np.frombuffer(b"".join(create(spec).embed(QUERIES)), dtype=np.float32).reshape(len(QUERIES), 384)
     assert np.abs(a - b).max() < 1e-5
@@ -103,7 +103,7 @@ def test_a_model_folder_the_numpy_path_does_not_compute_falls_back(tmp_path) -> 
     config = json.loads(pooling.read_text())
     pooling.write_text(json.dumps({**config, "pooling_mode_mean_tokens": False, "pooling_mode_cls_token": True}))
     assert not bert.supported(str(folder))
-    emb = create(EmbedderSpec("local", str(folder), 384), queries=True)
+    emb = create(EmbedderSpec("local", str(folder), 384), few=True)
     assert type(emb).__name__ == "LocalEmbedder"
 
 
@@ -122,35 +122,38 @@ def test_weights_the_numpy_path_cannot_read_fall_back(tmp_path) -> None:
         {k: v for k, v in weights.items() if not k.startswith("encoder.layer.5.")}, str(folder / "model.safetensors")
     )
     assert bert.supported(str(folder))  # the config says BERT; the weights say otherwise
-    emb = create(EmbedderSpec("local", str(folder), 384), queries=True)
+    emb = create(EmbedderSpec("local", str(folder), 384), few=True)
     assert type(emb).__name__ == "LocalEmbedder"
 
 
-def test_a_search_process_never_imports_torch(example_vault: GitVault, cli) -> None:
+def _probe(*args: str) -> tuple[str, str]:
+    """Run curator in a fresh process; its stdout, and whether it imported torch."""
     import subprocess
     import sys
 
-    assert cli("--vault", example_vault.root, "index").code == 0
     probe = (
-        "import sys, json\nfrom curator.main import main\ncode = main(sys.argv[1:])\n"
+        "import sys\nfrom curator.main import main\ncode = main(sys.argv[1:])\n"
         "print('TORCH' if 'torch' in sys.modules else 'NO-TORCH', code)"
     )
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            probe,
-            "--vault",
-            str(example_vault.root),
-            "--json",
-            "search",
-            "locked database",
-            "--explain",
-        ],
-        capture_output=True,
-        text=True,
+    r = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True)
+    out, _, verdict = r.stdout.rstrip("\n").rpartition("\n")
+    assert verdict.endswith(" 0"), r.stdout + r.stderr
+    return out, verdict.split()[0]
+
+
+def test_searching_and_reconciling_a_few_edits_never_import_torch(example_vault: GitVault, cli) -> None:
+    """The first index of a small vault, a query, and the reconcile after an edit all run
+    the model in numpy; torch is for bulk embedding only."""
+    out, torch = _probe("--vault", str(example_vault.root), "--json", "index")
+    assert torch == "NO-TORCH" and json.loads(out)["embedded"] == json.loads(out)["passages"] > 31
+    note = example_vault.root / "sqlite" / "wal-mode.md"
+    note.write_text(note.read_text() + "\n## Lighthouses\n\nA keeper trims the lamp wick every evening.\n")
+    out, torch = _probe(
+        "--vault", str(example_vault.root), "--json", "search", "who looks after a lamp at night", "--explain"
     )
-    out, verdict = r.stdout.rsplit("\n", 2)[0], r.stdout.strip().splitlines()[-1]
-    assert verdict == "NO-TORCH 0", r.stdout + r.stderr
+    assert torch == "NO-TORCH"
     hits = json.loads(out)["hits"]
-    assert hits and any("vector" in h["explain"] for h in hits)
+    lamp = [h for h in hits if "Lighthouses" in h["breadcrumb"]]
+    assert lamp and "vector" in lamp[0]["explain"]  # reconciled first, and embedded
+    status = json.loads(cli("--vault", example_vault.root, "--json", "status").out)
+    assert status["pending_embeddings"] == 0 and status["embedded"] == status["passages"]
