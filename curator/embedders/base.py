@@ -121,9 +121,10 @@ def resolve(settings: Settings) -> EmbedderSpec:
     raise EmbedderError(f"unknown embedder {provider!r}", hint="local, openai, ollama or none")
 
 
-FEW = 128
-"""Up to this many texts (a query, the passages of a few edited notes) the local model runs
-without torch: loading torch costs more than embedding them one by one in numpy."""
+FEW_CHARS = 32_000
+"""Up to this much text to embed (a query, a few edited notes, a small vault) the local model
+runs without torch: importing torch takes longer than numpy takes to embed it, about two
+seconds at most."""
 
 
 def create(spec: EmbedderSpec, *, few: bool = False) -> Embedder:

@@ -227,11 +227,13 @@ def _embed(
 ) -> None:
     if spec.provider == "none":
         return
-    pending = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]
+    pending, chars = conn.execute(
+        "SELECT count(*), coalesce(sum(length(breadcrumb) + length(text) + 1), 0) FROM passages WHERE vec = 0"
+    ).fetchone()
     if not pending:
         return
     try:
-        embedder = embedders.create(spec, few=pending <= embedders.FEW)
+        embedder = embedders.create(spec, few=chars <= embedders.FEW_CHARS)
     except EmbedderError as e:
         report.embed.error = str(e)
     else:
