@@ -90,14 +90,21 @@ def test_the_numpy_query_path_computes_the_same_vectors_as_sentence_transformers
     assert ((a * b).sum(1) > 0.99999).all()
 
 
-def test_a_model_folder_the_numpy_path_does_not_compute_falls_back(tmp_path) -> None:
+def _model_copy(tmp_path):  # type: ignore[no-untyped-def]
+    """A writable copy of the bundled model folder, to break on purpose."""
     import shutil
 
-    from curator.embedders import bert
     from curator.embedders.local import model_path
 
     folder = tmp_path / "model"
     shutil.copytree(model_path(None), folder)
+    return folder
+
+
+def test_a_model_folder_the_numpy_path_does_not_compute_falls_back(tmp_path) -> None:
+    from curator.embedders import bert
+
+    folder = _model_copy(tmp_path)
     assert bert.supported(str(folder))
     pooling = folder / "1_Pooling" / "config.json"
     config = json.loads(pooling.read_text())
@@ -108,15 +115,11 @@ def test_a_model_folder_the_numpy_path_does_not_compute_falls_back(tmp_path) -> 
 
 
 def test_weights_the_numpy_path_cannot_read_fall_back(tmp_path) -> None:
-    import shutil
-
     from safetensors.numpy import load_file, save_file
 
     from curator.embedders import bert
-    from curator.embedders.local import model_path
 
-    folder = tmp_path / "model"
-    shutil.copytree(model_path(None), folder)
+    folder = _model_copy(tmp_path)
     weights = load_file(str(folder / "model.safetensors"))
     save_file(
         {k: v for k, v in weights.items() if not k.startswith("encoder.layer.5.")}, str(folder / "model.safetensors")
