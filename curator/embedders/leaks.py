@@ -27,7 +27,8 @@ SKIP = {"Base64HighEntropyString", "HexHighEntropyString", "IPPublicDetector"}
 def _plugins() -> list[dict[str, Any]]:
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 
-    return [{"name": c.__name__} for c in get_mapping_from_secret_type_to_class().values() if c.__name__ not in SKIP]
+    classes: list[type] = list(get_mapping_from_secret_type_to_class().values())
+    return [{"name": c.__name__} for c in classes if c.__name__ not in SKIP]
 
 
 def find_secrets(text: str) -> list[str]:
