@@ -11,7 +11,7 @@ from typing import Any
 from curator.bench import beir
 from curator.bench.metrics import ndcg_at, percentile, recall_at
 from curator.embedders import base as embedders
-from curator.index import db
+from curator.index import db, reading
 from curator.index import epoch as epochs
 from curator.index.corpus import index_corpus
 from curator.index.embedding import embed_pending
@@ -76,7 +76,7 @@ def _build(dataset: beir.Dataset, settings: Settings, index_dir: str, fresh: boo
             epochs.prune(index_dir, keep=ep)
         else:
             built = dict(db.get_json(conn, "bench.build", {}), cached=True)
-        built["passages"] = conn.execute("SELECT count(*) FROM passages").fetchone()[0]
+        built["passages"] = reading.passage_count(conn)
         return conn, {**built, "epoch": ep.id, "embedder": spec.describe(), "normalisation": mode}
 
 
@@ -84,12 +84,10 @@ def _doc_ranking(conn: Any, fused: list[tuple[int, float]], k: int) -> list[str]
     docs: list[str] = []
     seen: set[str] = set()
     for pid, _ in fused:
-        row = conn.execute(
-            "SELECT d.path FROM passages p JOIN documents d ON d.id = p.doc_id WHERE p.id = ?", (pid,)
-        ).fetchone()
-        if row and row[0] not in seen:
-            seen.add(row[0])
-            docs.append(row[0])
+        p = reading.passage(conn, pid)
+        if p and p.path not in seen:
+            seen.add(p.path)
+            docs.append(p.path)
             if len(docs) >= k:
                 break
     return docs

@@ -1,84 +1,43 @@
-"""``curator read REF``: a note with line numbers, paged; from the vault, found via the index."""
+"""``curator read REF``: a note of the vault with line numbers, paged."""
 
 from __future__ import annotations
 
-import math
-import os
-
 from curator import output
 from curator.app import App
-from curator.errors import CuratorError, NotFound, UsageError
-
-PAGE_LINES = 200
+from curator.errors import CuratorError
 
 
 def resolve_ref(app: App, ref: str) -> str:
-    """A vault path for a kp_id, path, title or alias; the vault itself is the fallback."""
-    vault = app.vault()
-    candidate = ref.removeprefix("./")
-    if os.path.isfile(vault.abspath(candidate)) and not os.path.islink(vault.abspath(candidate)):
-        return candidate
+    """The vault path of the note ``ref`` names (kp_id, path, title or alias); vault notes only."""
+    from curator.index import refs
+
+    vault, settings = app.vault(), app.settings()
     try:
         from curator.index.reader import open_serving
 
-        opened = open_serving(app)
+        conn = open_serving(app).conn
     except CuratorError:  # no index (or a broken one): only paths can be read
-        raise NotFound(
-            f"no note {ref!r}", hint="give a path, or run `curator index` to look up kp_ids and titles"
-        ) from None
-    row = opened.conn.execute(
-        "SELECT d.path FROM doc_keys k JOIN documents d ON d.id = k.doc_id WHERE k.key = ? AND d.source = 'vault' "
-        "ORDER BY k.rank, d.path LIMIT 1",
-        (ref.casefold(),),
-    ).fetchone()
-    opened.conn.close()
-    if row is None:
-        raise NotFound(f"no note {ref!r} (by kp_id, path, file name, title or alias)")
-    return str(row[0])
+        return refs.resolve(vault, settings, ref, None)
+    try:
+        return refs.resolve(vault, settings, ref, conn)
+    finally:
+        conn.close()
 
 
 def run(app: App, ref: str, page: int) -> int:
-    from curator.index.documents import git_blob_id
-    from curator.vault.note import NotANote, parse
+    from curator.errors import UsageError
+    from curator.index import refs
 
     if page < 1:
         raise UsageError("--page starts at 1")
-    vault = app.vault()
     path = resolve_ref(app, ref)
-    try:
-        with open(vault.abspath(path), "rb") as f:
-            raw = f.read()
-        note = parse(path, raw)
-    except FileNotFoundError:
-        raise NotFound(f"{path} is in the index but not in the vault any more", hint="run `curator index`") from None
-    except NotANote as e:
-        raise NotFound(f"{path} is not a readable note: {e.reason}") from None
-    lines = note.text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    pages = max(1, math.ceil(len(lines) / PAGE_LINES))
-    if page > pages:
-        raise UsageError(f"{path} has {pages} page(s)")
-    start = (page - 1) * PAGE_LINES
-    chunk = lines[start : start + PAGE_LINES]
+    got = refs.read_page(app.vault(), path, page)
     if app.json:
-        output.emit_json(
-            {
-                "path": path,
-                "kp_id": note.kp_id,
-                "title": note.title,
-                "blob": git_blob_id(raw),
-                "frontmatter": note.meta,
-                "page": page,
-                "pages": pages,
-                "start_line": start + 1,
-                "end_line": start + len(chunk),
-                "lines": [{"n": start + i + 1, "text": t} for i, t in enumerate(chunk)],
-            }
-        )
+        data = got.to_json()
+        output.emit_json(data)
         return 0
-    output.line(f"{path}  {note.kp_id or '(no kp_id)'}  page {page}/{pages}")
-    width = len(str(start + len(chunk)))
-    for i, text in enumerate(chunk):
-        output.line(f"{start + i + 1:>{width}}  {text}")
+    output.line(f"{output.safe_path(got.path)}  {got.kp_id or '(no kp_id)'}  page {got.page}/{got.pages}")
+    width = len(str(got.end_line))
+    for i, text in enumerate(got.lines):
+        output.line(f"{got.start_line + i:>{width}}  {text}")
     return 0

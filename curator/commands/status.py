@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import dataclasses
 import os
 
 from curator import output
@@ -10,40 +10,39 @@ from curator.app import App
 
 
 def collect(app: App) -> dict[str, object]:
-    from curator.index import db
     from curator.index import epoch as epochs
+    from curator.index import reading
     from curator.index.reader import open_serving
 
     opened = open_serving(app, refresh=False)
     c = opened.conn
-    fp = db.get_json(c, "fingerprint")
-    count = lambda sql: c.execute(sql).fetchone()[0]  # noqa: E731
-    usage = json.loads(db.get_meta(c, "remote_usage") or '{"calls": 0, "tokens": 0}')
+    try:
+        fp = reading.fingerprint(c)
+        counts = reading.counts(c)
+        calls, tokens = reading.remote_usage(c)
+        last, seconds = reading.last_reconcile(c)
+        withheld = reading.withheld(c)
+    finally:
+        c.close()
     size = sum(os.path.getsize(opened.epoch.path + s) for s in ("", "-wal") if os.path.exists(opened.epoch.path + s))
-    data: dict[str, object] = {
+    return {
         "index_dir": app.index_dir(),
         "epoch": opened.epoch.id,
         "fingerprint": fp,
         "embedder": epochs.describe(fp).split(",")[0],
-        "documents": count("SELECT count(*) FROM documents"),
-        "passages": count("SELECT count(*) FROM passages"),
-        "embedded": count("SELECT count(*) FROM passages WHERE vec = 1"),
-        "pending_embeddings": count("SELECT count(*) FROM passages WHERE vec = 0"),
-        "lexical_only_secrets": count("SELECT count(*) FROM passages WHERE vec = 2"),
-        "rejected_by_embedder": count("SELECT count(*) FROM passages WHERE vec = 3"),
-        "incomplete_documents": count("SELECT count(*) FROM documents WHERE complete = 0"),
-        "links": count("SELECT count(*) FROM links"),
-        "unresolved_links": count("SELECT count(*) FROM links WHERE dst IS NULL"),
-        "skipped_files": count("SELECT count(*) FROM skips"),
-        "last_reconcile": db.get_meta(c, "last_reconcile"),
-        "last_reconcile_seconds": float(db.get_meta(c, "last_reconcile_seconds") or 0),
-        "remote_calls": usage["calls"],
-        "remote_tokens_estimated": usage["tokens"],
+        **dataclasses.asdict(counts),
+        "last_reconcile": last,
+        "last_reconcile_seconds": seconds,
+        "remote_calls": calls,
+        "remote_tokens_estimated": tokens,
+        "withheld": withheld,
         "bytes": size,
         "warnings": opened.warnings,
     }
-    c.close()
-    return data
+
+
+def _kinds(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} {kind}" for kind, n in counts.items())
 
 
 def run(app: App) -> int:
@@ -66,4 +65,12 @@ def run(app: App) -> int:
     )
     output.line(f"reconciled {data['last_reconcile']} in {data['last_reconcile_seconds']:.2f}s")
     output.line(f"remote     {data['remote_calls']} embedding call(s), ~{data['remote_tokens_estimated']} tokens")
+    withheld: dict[str, dict[str, int]] = data["withheld"]
+    if withheld["passages"] or withheld["queries"]:
+        parts = []
+        if withheld["passages"]:
+            parts.append(f"passages: {_kinds(withheld['passages'])}")
+        if withheld["queries"]:
+            parts.append(f"queries: {_kinds(withheld['queries'])}")
+        output.line(f"withheld   from the remote embedder (secrets): {'; '.join(parts)}")
     return 0

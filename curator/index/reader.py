@@ -86,8 +86,8 @@ def _refresh(app: App, index_dir: str) -> list[str]:
     return [*report.warnings, *notes] if report.indexed or report.removed else report.warnings
 
 
-def report_warnings(opened: Opened) -> None:
-    for w in opened.warnings:
+def report_warnings(opened: Opened | list[str]) -> None:
+    for w in opened.warnings if isinstance(opened, Opened) else opened:
         if w.startswith("reconciled first"):
             output.note(w)
         else:

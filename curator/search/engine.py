@@ -9,7 +9,7 @@ import apsw
 
 from curator.embedders import base as embedders
 from curator.errors import EmbedderError, UsageError
-from curator.index import db
+from curator.index import db, reading
 from curator.search import legs as legs_mod
 from curator.search.filters import Filters, Leg
 from curator.search.fuse import cosine, mmr, rrf
@@ -153,36 +153,44 @@ class Searcher:
 
     def _similarity(self, a: int, b: int) -> float:
         # Two passages of one note count as near-duplicates: diversity is across notes.
-        docs = self.conn.execute("SELECT count(DISTINCT doc_id) FROM passages WHERE id IN (?, ?)", (a, b)).fetchone()[0]
-        floor = 0.8 if docs == 1 else 0.0
+        floor = 0.8 if reading.same_document(self.conn, a, b) else 0.0
         return max(floor, self._content_similarity(a, b))
 
     def _content_similarity(self, a: int, b: int) -> float:
         if self.has_vectors:
-            va = self.conn.execute("SELECT embedding FROM passages_vec WHERE rowid = ?", (a,)).fetchone()
-            vb = self.conn.execute("SELECT embedding FROM passages_vec WHERE rowid = ?", (b,)).fetchone()
+            va, vb = reading.vector_of(self.conn, a), reading.vector_of(self.conn, b)
             if va and vb:
-                return cosine(va[0], vb[0])
-        ta = set(self.conn.execute("SELECT text FROM passages WHERE id = ?", (a,)).fetchone()[0].lower().split())
-        tb = set(self.conn.execute("SELECT text FROM passages WHERE id = ?", (b,)).fetchone()[0].lower().split())
+                return cosine(va, vb)
+        pa, pb = reading.passage(self.conn, a), reading.passage(self.conn, b)
+        ta = set(pa.text.lower().split()) if pa else set()
+        tb = set(pb.text.lower().split()) if pb else set()
         return len(ta & tb) / (len(ta | tb) or 1)
 
     def _hits(self, fused: list[tuple[int, float]], ran: list[Leg], query: str) -> list[Hit]:
         ranks = {leg.name: {pid: (r, s) for r, (pid, s) in enumerate(leg.ranked, start=1)} for leg in ran}
         hits = []
         for pid, score in fused:
-            row = self.conn.execute(
-                "SELECT d.kp_id, d.path, d.title, p.breadcrumb, p.start_line, p.end_line, p.text, d.source "
-                "FROM passages p JOIN documents d ON d.id = p.doc_id WHERE p.id = ?",
-                (pid,),
-            ).fetchone()
-            if row is None:
+            p = reading.passage(self.conn, pid)
+            if p is None:
                 continue
-            kp_id, path, title, crumb, start, end, text, source = row
             legs = {
                 name: {"rank": float(table[pid][0]), "score": round(table[pid][1], 6)}
                 for name, table in ranks.items()
                 if pid in table
             }
-            hits.append(Hit(pid, kp_id, path, title, crumb, start, end, score, snippet(text, query), source, legs))
+            hits.append(
+                Hit(
+                    pid,
+                    p.kp_id,
+                    p.path,
+                    p.title,
+                    p.breadcrumb,
+                    p.start_line,
+                    p.end_line,
+                    score,
+                    snippet(p.text, query),
+                    p.source,
+                    legs,
+                )
+            )
         return hits

@@ -1,0 +1,127 @@
+"""The index's side of search: the SQL behind each ranked list and the filters inside them.
+
+``curator.search`` decides what to rank and how to fuse; the queries it runs live
+here, with the rest of the index's SQL.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import apsw
+
+
+class FilterSpec(Protocol):
+    tags: tuple[str, ...]
+    path: str | None
+    namespace: str | None
+    since: str | None
+    until: str | None
+    source: str | None
+
+
+def condition(f: FilterSpec | None) -> tuple[str, list[object]]:
+    """A condition on documents ``d`` and its parameters."""
+    if f is None:
+        return "1", []
+    where: list[str] = []
+    params: list[object] = []
+    for tag in f.tags:
+        where.append("d.id IN (SELECT doc_id FROM tags WHERE tag = ?)")
+        params.append(tag.lstrip("#").casefold())
+    if f.path:
+        where.append("kp_glob(?, d.path)")
+        params.append(f.path)
+    if f.namespace:
+        where.append("d.namespace = ?")
+        params.append(f.namespace.rstrip(":"))
+    if f.since:
+        where.append("d.date >= ?")
+        params.append(f.since)
+    if f.until:
+        where.append("d.date <= ? || 'T99'")
+        params.append(f.until)
+    if f.source:
+        where.append("d.source = ?")
+        params.append(f.source)
+    return (" AND ".join(where) or "1"), params
+
+
+def _passage_ids(f: FilterSpec) -> tuple[str, list[object]]:
+    cond, params = condition(f)
+    return f"SELECT p.id FROM passages p JOIN documents d ON d.id = p.doc_id WHERE {cond}", params
+
+
+def bm25(
+    conn: apsw.Connection, match: str, weights: tuple[float, ...], f: FilterSpec | None, depth: int
+) -> list[tuple[int, float]]:
+    """(passage id, bm25) for an FTS5 MATCH expression, best (most negative) first."""
+    sql = f"SELECT rowid, bm25(passages_fts, {', '.join(map(str, weights))}) AS s FROM passages_fts WHERE passages_fts MATCH ?"
+    params: list[object] = [match]
+    if f is not None and any((f.tags, f.path, f.namespace, f.since, f.until, f.source)):
+        inner, extra = _passage_ids(f)
+        sql += f" AND rowid IN ({inner})"
+        params += extra
+    sql += " ORDER BY s LIMIT ?"
+    params.append(depth)
+    return [(int(pid), float(s)) for pid, s in conn.execute(sql, params)]
+
+
+def nearest(
+    conn: apsw.Connection, query_vec: bytes, f: FilterSpec | None, depth: int
+) -> list[tuple[int, float | None]]:
+    """(passage id, cosine distance), nearest first."""
+    if f is not None and any((f.tags, f.path, f.namespace, f.since, f.until, f.source)):
+        inner, params = _passage_ids(f)
+        rows = conn.execute(
+            f"SELECT rowid, vec_distance_cosine(embedding, ?) AS dist FROM passages_vec WHERE rowid IN ({inner}) "
+            "ORDER BY dist LIMIT ?",
+            [query_vec, *params, depth],
+        ).fetchall()
+    else:
+        rows = conn.execute(
+            "SELECT rowid, distance FROM passages_vec WHERE embedding MATCH ? AND k = ? ORDER BY distance",
+            (query_vec, depth),
+        ).fetchall()
+    return [(int(pid), dist) for pid, dist in rows]
+
+
+def linked_documents(
+    conn: apsw.Connection, seeds: list[int], f: FilterSpec | None, depth: int
+) -> list[tuple[int, int]]:
+    """(document id, links) of the notes one link away from the seed passages' notes."""
+    if not seeds:
+        return []
+    marks = ",".join("?" * len(seeds))
+    seed_docs = [r[0] for r in conn.execute(f"SELECT DISTINCT doc_id FROM passages WHERE id IN ({marks})", seeds)]
+    if not seed_docs:
+        return []
+    dmarks = ",".join("?" * len(seed_docs))
+    cond, params = condition(f)
+    rows = conn.execute(
+        f"""
+        SELECT n.doc, count(*) AS c FROM (
+            SELECT dst AS doc FROM links WHERE src IN ({dmarks}) AND dst IS NOT NULL
+            UNION ALL
+            SELECT src AS doc FROM links WHERE dst IN ({dmarks})
+        ) n JOIN documents d ON d.id = n.doc
+        WHERE n.doc NOT IN ({dmarks}) AND {cond}
+        GROUP BY n.doc ORDER BY c DESC, n.doc LIMIT ?
+        """,
+        [*seed_docs, *seed_docs, *seed_docs, *params, depth],
+    ).fetchall()
+    return [(int(d), int(c)) for d, c in rows]
+
+
+def best_passage(conn: apsw.Connection, doc_id: int, match: str | None) -> int | None:
+    """The document's passage that best matches ``match``, else its first."""
+    best = None
+    if match:
+        best = conn.execute(
+            "SELECT f.rowid FROM passages_fts f JOIN passages p ON p.id = f.rowid "
+            "WHERE passages_fts MATCH ? AND p.doc_id = ? ORDER BY bm25(passages_fts) LIMIT 1",
+            (match, doc_id),
+        ).fetchone()
+    if best is None:
+        best = conn.execute("SELECT id FROM passages WHERE doc_id = ? ORDER BY seq LIMIT 1", (doc_id,)).fetchone()
+    return int(best[0]) if best is not None else None

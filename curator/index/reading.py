@@ -1,0 +1,288 @@
+"""Reading the index: the one API that every reader surface calls.
+
+``curator ls``, ``read``, ``relate``, ``status``, the search engine, the MCP tools,
+the review UI and the digest read the index through these functions; no SQL lives
+outside ``curator/index/`` (``tests/index/test_sql_boundary.py`` holds that).
+Every function takes an open connection to the serving epoch
+(``curator.index.reader.open_serving``) and returns plain dataclasses.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import apsw
+
+from curator.index import db
+from curator.index.db import VAULT, VEC_DONE, VEC_PENDING, VEC_REJECTED, VEC_SECRET
+
+
+@dataclass(frozen=True)
+class Document:
+    id: int
+    source: str
+    path: str
+    kp_id: str | None
+    title: str
+    blob: str | None
+    date: str | None
+    passages: int
+    complete: bool
+
+
+@dataclass(frozen=True)
+class Passage:
+    id: int
+    doc_id: int
+    source: str
+    path: str
+    kp_id: str | None
+    title: str
+    breadcrumb: str
+    start_line: int
+    end_line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class LinkedNote:
+    path: str
+    kp_id: str | None
+    title: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    target: str
+    line: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    path: str
+    kp_id: str | None
+    title: str
+    shared: int
+
+
+@dataclass
+class Relations:
+    path: str
+    kp_id: str | None
+    title: str
+    links: list[LinkedNote] = field(default_factory=list)
+    backlinks: list[LinkedNote] = field(default_factory=list)
+    unresolved: list[Unresolved] = field(default_factory=list)
+    neighbours: list[Neighbour] = field(default_factory=list)
+
+
+_DOC = "d.id, d.source, d.path, d.kp_id, d.title, d.blob, d.date, (SELECT count(*) FROM passages p WHERE p.doc_id = d.id), d.complete"
+
+
+def _document(row: Any) -> Document:
+    i, source, path, kp_id, title, blob, date, n, complete = row
+    return Document(i, source, path, kp_id, title, blob, date, n, bool(complete))
+
+
+def documents(conn: apsw.Connection, source: str | None = None) -> list[Document]:
+    """Every document (of one source, when given), by source then path."""
+    where, params = ("WHERE d.source = ?", (source,)) if source else ("", ())
+    rows = conn.execute(f"SELECT {_DOC} FROM documents d {where} ORDER BY d.source, d.path", params)
+    return [_document(r) for r in rows]
+
+
+def document(conn: apsw.Connection, path: str, source: str = VAULT) -> Document | None:
+    row = conn.execute(f"SELECT {_DOC} FROM documents d WHERE d.source = ? AND d.path = ?", (source, path)).fetchone()
+    return _document(row) if row else None
+
+
+def lookup(conn: apsw.Connection, ref: str, source: str = VAULT) -> list[str]:
+    """Paths of the documents ``ref`` names (kp_id, path, stem, title, alias; best first)."""
+    rows = conn.execute(
+        "SELECT d.path FROM doc_keys k JOIN documents d ON d.id = k.doc_id WHERE k.key = ? AND d.source = ? "
+        "ORDER BY k.rank, length(d.path), d.path",
+        (ref.casefold(), source),
+    )
+    return list(dict.fromkeys(r[0] for r in rows))
+
+
+_PASSAGE = (
+    "p.id, p.doc_id, d.source, d.path, d.kp_id, d.title, p.breadcrumb, p.start_line, p.end_line, p.text "
+    "FROM passages p JOIN documents d ON d.id = p.doc_id"
+)
+
+
+def passage(conn: apsw.Connection, pid: int) -> Passage | None:
+    row = conn.execute(f"SELECT {_PASSAGE} WHERE p.id = ?", (pid,)).fetchone()
+    return Passage(*row) if row else None
+
+
+def passages_of(conn: apsw.Connection, doc_id: int) -> list[Passage]:
+    return [Passage(*r) for r in conn.execute(f"SELECT {_PASSAGE} WHERE p.doc_id = ? ORDER BY p.seq", (doc_id,))]
+
+
+def same_document(conn: apsw.Connection, a: int, b: int) -> bool:
+    return conn.execute("SELECT count(DISTINCT doc_id) FROM passages WHERE id IN (?, ?)", (a, b)).fetchone()[0] == 1
+
+
+def vector_of(conn: apsw.Connection, pid: int) -> bytes | None:
+    if not db.has_vectors(conn):
+        return None
+    row = conn.execute("SELECT embedding FROM passages_vec WHERE rowid = ?", (pid,)).fetchone()
+    return bytes(row[0]) if row else None
+
+
+def passage_count(conn: apsw.Connection) -> int:
+    return int(conn.execute("SELECT count(*) FROM passages").fetchone()[0])
+
+
+def relations(conn: apsw.Connection, path: str, limit: int = 20) -> Relations | None:
+    """Links, backlinks, unresolved links and one-hop neighbours of the vault note at ``path``."""
+    doc = document(conn, path)
+    if doc is None:
+        return None
+    rel = Relations(doc.path, doc.kp_id, doc.title)
+    rel.links = [
+        LinkedNote(*r)
+        for r in conn.execute(
+            "SELECT d.path, d.kp_id, d.title, l.line FROM links l JOIN documents d ON d.id = l.dst "
+            "WHERE l.src = ? ORDER BY l.line, d.path",
+            (doc.id,),
+        )
+    ]
+    rel.backlinks = [
+        LinkedNote(*r)
+        for r in conn.execute(
+            "SELECT d.path, d.kp_id, d.title, l.line FROM links l JOIN documents d ON d.id = l.src "
+            "WHERE l.dst = ? ORDER BY d.path, l.line",
+            (doc.id,),
+        )
+    ]
+    rel.unresolved = [
+        Unresolved(*r)
+        for r in conn.execute(
+            "SELECT target, line, kind FROM links WHERE src = ? AND dst IS NULL ORDER BY line", (doc.id,)
+        )
+    ]
+    # Neighbours: notes that share a link target with this one, or are linked from the same notes.
+    rel.neighbours = [
+        Neighbour(*r)
+        for r in conn.execute(
+            """
+        SELECT d.path, d.kp_id, d.title, count(*) AS n FROM (
+            SELECT o.src AS doc FROM links mine JOIN links o ON o.dst = mine.dst
+            WHERE mine.src = ?1 AND mine.dst IS NOT NULL AND o.src != ?1
+            UNION ALL
+            SELECT o.dst AS doc FROM links mine JOIN links o ON o.src = mine.src
+            WHERE mine.dst = ?1 AND o.dst IS NOT NULL AND o.dst != ?1
+        ) x JOIN documents d ON d.id = x.doc
+        WHERE x.doc NOT IN (SELECT dst FROM links WHERE src = ?1 AND dst IS NOT NULL)
+          AND x.doc NOT IN (SELECT src FROM links WHERE dst = ?1)
+        GROUP BY x.doc ORDER BY n DESC, d.path LIMIT ?2
+        """,
+            (doc.id, limit),
+        )
+    ]
+    return rel
+
+
+@dataclass
+class Counts:
+    documents: int
+    passages: int
+    embedded: int
+    pending_embeddings: int
+    lexical_only_secrets: int
+    rejected_by_embedder: int
+    incomplete_documents: int
+    links: int
+    unresolved_links: int
+    skipped_files: int
+
+
+def counts(conn: apsw.Connection) -> Counts:
+    one = lambda sql, *p: int(conn.execute(sql, p).fetchone()[0])  # noqa: E731
+    by_vec: dict[int, int] = dict(conn.execute("SELECT vec, count(*) FROM passages GROUP BY vec").fetchall())
+    return Counts(
+        documents=one("SELECT count(*) FROM documents"),
+        passages=sum(by_vec.values()),
+        embedded=by_vec.get(VEC_DONE, 0),
+        pending_embeddings=by_vec.get(VEC_PENDING, 0),
+        lexical_only_secrets=by_vec.get(VEC_SECRET, 0),
+        rejected_by_embedder=by_vec.get(VEC_REJECTED, 0),
+        incomplete_documents=one("SELECT count(*) FROM documents WHERE complete = 0"),
+        links=one("SELECT count(*) FROM links"),
+        unresolved_links=one("SELECT count(*) FROM links WHERE dst IS NULL"),
+        skipped_files=one("SELECT count(*) FROM skips"),
+    )
+
+
+def withheld(conn: apsw.Connection) -> dict[str, dict[str, int]]:
+    """What the leak scanner kept from a remote embedder, counted by kind, never the secret.
+
+    ``passages``: passages left lexical-only; ``queries``: searches not sent to the embedder.
+    """
+    passages: Counter[str] = Counter()
+    for (note,) in conn.execute("SELECT note FROM passages WHERE vec = ?", (VEC_SECRET,)):
+        for kind in (note or "secret").split(", "):
+            passages[kind] += 1
+    queries = db.get_json(conn, "withheld_queries", {}) or {}
+    return {"passages": dict(sorted(passages.items())), "queries": dict(sorted(queries.items()))}
+
+
+def record_withheld_query(conn: apsw.Connection, kinds: list[str]) -> None:
+    """Count a query kept from a remote embedder (by kind): ``curator status`` shows it."""
+    with conn:
+        seen = db.get_json(conn, "withheld_queries", {}) or {}
+        for kind in kinds:
+            seen[kind] = int(seen.get(kind, 0)) + 1
+        db.set_json(conn, "withheld_queries", seen)
+
+
+def remote_usage(conn: apsw.Connection) -> tuple[int, int]:
+    usage = json.loads(db.get_meta(conn, "remote_usage") or '{"calls": 0, "tokens": 0}')
+    return int(usage["calls"]), int(usage["tokens"])
+
+
+def last_reconcile(conn: apsw.Connection) -> tuple[str | None, float]:
+    return db.get_meta(conn, "last_reconcile"), float(db.get_meta(conn, "last_reconcile_seconds") or 0)
+
+
+def fingerprint(conn: apsw.Connection) -> dict[str, Any]:
+    return dict(db.get_json(conn, "fingerprint"))
+
+
+@dataclass(frozen=True)
+class CardRow:
+    path: str
+    kp_id: str | None
+    title: str
+    date: str | None
+
+
+def tag_counts(conn: apsw.Connection, limit: int) -> list[tuple[str, int]]:
+    rows = conn.execute(
+        "SELECT t.tag, count(DISTINCT t.doc_id) AS n FROM tags t JOIN documents d ON d.id = t.doc_id "
+        "WHERE d.source = ? GROUP BY t.tag ORDER BY n DESC, t.tag LIMIT ?",
+        (VAULT, limit),
+    )
+    return [(str(t), int(n)) for t, n in rows]
+
+
+def recent(conn: apsw.Connection, limit: int) -> list[CardRow]:
+    """Vault notes by date (newest first; undated last), then path: a deterministic order."""
+    rows = conn.execute(
+        "SELECT path, kp_id, title, date FROM documents WHERE source = ? "
+        "ORDER BY date IS NULL, date DESC, path LIMIT ?",
+        (VAULT, limit),
+    )
+    return [CardRow(*r) for r in rows]
+
+
+def vault_paths(conn: apsw.Connection) -> list[str]:
+    return [r[0] for r in conn.execute("SELECT path FROM documents WHERE source = ? ORDER BY path", (VAULT,))]

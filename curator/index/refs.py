@@ -1,0 +1,166 @@
+"""A ref to a note of the vault, resolved safely and read in pages with line numbers.
+
+A ref is a kp_id, a vault-relative path, a file name, a title or an alias. Whatever
+it is, it ends at a note *of the vault*: a regular file matched by
+``notes.include``, not ignored by git, outside ``.git/`` and ``.kp/``, reached
+without a symlink. ``../../etc/passwd``, ``.git/config`` or a note under a
+symlinked folder are refused, whether named directly or found through a stale
+index row, so ``curator read`` and ``kp_read`` can never show a file that is not
+a note.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import stat
+from dataclasses import dataclass
+from typing import Any
+
+import apsw
+
+from curator.errors import NotFound, UsageError
+from curator.index import reading
+from curator.settings import Settings
+from curator.vault.discover import Vault
+from curator.vault.globs import matches
+
+PAGE_LINES = 200
+
+
+def escape_reason(path: str) -> str | None:
+    from curator.validator.rules.paths import escape_reason as reason
+
+    return reason(path)
+
+
+def why_not_a_note(vault: Vault, settings: Settings, path: str) -> str | None:
+    """Why ``path`` is not a readable note of the vault (None: it is one)."""
+    reason = escape_reason(path)
+    if reason:
+        return reason
+    if path.split("/", 1)[0].casefold() == ".kp":
+        return "the path is inside .kp/ (Curator's proposals and config), not a note"
+    if not matches(path, settings.notes.include):
+        return "not a note (outside notes.include)"
+    parts = path.split("/")
+    for i in range(1, len(parts) + 1):
+        prefix = "/".join(parts[:i])
+        try:
+            mode = os.lstat(vault.abspath(prefix)).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            return "no such file in the vault"
+        if stat.S_ISLNK(mode):
+            return f"the path goes through the symlink {prefix}; notes are regular files"
+        if i == len(parts) and not stat.S_ISREG(mode):
+            return "not a regular file"
+    from curator.vault.tree import GitView
+
+    if GitView(vault).file_ignored(path):
+        return "ignored by git, so not part of the vault"
+    return None
+
+
+def resolve(vault: Vault, settings: Settings, ref: str, conn: apsw.Connection | None) -> str:
+    """The vault path of the note ``ref`` names; NotFound or UsageError when there is none.
+
+    A path is taken as it is when it names a note; anything else is looked up in
+    the index (kp_id, path, stem, title, alias). Either way the result is checked.
+    """
+    if not ref.strip():
+        raise UsageError("the ref is empty", hint="give a kp_id, a vault-relative path, a title or an alias")
+    candidate = ref.strip().removeprefix("./")
+    direct = why_not_a_note(vault, settings, candidate)
+    if direct is None:
+        return candidate
+    found = reading.lookup(conn, ref.strip()) if conn is not None else []
+    refused: list[str] = []
+    for path in found:
+        why = why_not_a_note(vault, settings, path)
+        if why is None:
+            return path
+        refused.append(f"{path}: {why}")
+    escape = escape_reason(candidate)
+    if escape and not found:
+        raise UsageError(f"{ref!r} is not a note of the vault: {escape}", hint="refs name notes inside the vault")
+    if refused:
+        raise NotFound(f"{ref!r} names no readable note ({'; '.join(refused)})", hint="run `curator index`")
+    if conn is None:
+        raise NotFound(
+            f"no note {ref!r}", hint="give a vault-relative path, or run `curator index` to look up kp_ids and titles"
+        )
+    raise NotFound(f"no note {ref!r} (by kp_id, path, file name, title or alias)")
+
+
+@dataclass
+class Page:
+    path: str
+    kp_id: str | None
+    title: str
+    blob: str
+    frontmatter: dict[str, Any]
+    page: int
+    pages: int
+    start_line: int
+    end_line: int
+    lines: list[str]
+    """The page's lines, the first being ``start_line`` of the file."""
+    text: str
+    """The whole note, for scanners that must see all of it (a key block spanning pages)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "kp_id": self.kp_id,
+            "title": self.title,
+            "blob": self.blob,
+            "frontmatter": self.frontmatter,
+            "page": self.page,
+            "pages": self.pages,
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+            "lines": [{"n": self.start_line + i, "text": t} for i, t in enumerate(self.lines)],
+        }
+
+
+def read_page(vault: Vault, path: str, page: int = 1, page_lines: int = PAGE_LINES) -> Page:
+    """Page ``page`` (1-based) of the note at ``path`` (already resolved)."""
+    from curator.index.documents import git_blob_id
+    from curator.vault.note import NotANote, parse
+
+    if page < 1:
+        raise UsageError("--page starts at 1")
+    try:
+        # O_NOFOLLOW: a file swapped for a symlink after the checks is still not followed.
+        fd = os.open(vault.abspath(path), os.O_RDONLY | os.O_NOFOLLOW)
+        with os.fdopen(fd, "rb") as f:
+            raw = f.read()
+        note = parse(path, raw)
+    except FileNotFoundError:
+        raise NotFound(f"{path} is in the index but not in the vault any more", hint="run `curator index`") from None
+    except OSError as e:
+        raise NotFound(f"{path} cannot be read: {e.strerror}") from None
+    except NotANote as e:
+        raise NotFound(f"{path} is not a readable note: {e.reason}") from None
+    lines = note.text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    pages = max(1, math.ceil(len(lines) / page_lines))
+    if page > pages:
+        raise UsageError(f"{path} has {pages} page(s)")
+    start = (page - 1) * page_lines
+    chunk = lines[start : start + page_lines]
+    meta = {str(k): v for k, v in note.meta.items()}
+    return Page(
+        path,
+        note.kp_id,
+        note.title,
+        git_blob_id(raw),
+        meta,
+        page,
+        pages,
+        start + 1,
+        start + len(chunk),
+        chunk,
+        note.text,
+    )
