@@ -107,10 +107,12 @@ def hooks_install(ctx: click.Context, force: bool, json_: bool) -> int:
 
 
 from curator.main_index import register as _register_index  # noqa: E402
+from curator.main_librarian import register as _register_librarian  # noqa: E402
 from curator.main_proposals import register as _register_proposals  # noqa: E402
 
 _register_proposals(cli, json_option, _app)
 _register_index(cli, json_option, _app)
+_register_librarian(cli, json_option, _app)
 
 
 def main(argv: list[str] | None = None) -> int:

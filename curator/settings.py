@@ -84,6 +84,16 @@ class SearchSettings:
 
 
 @dataclass(frozen=True)
+class DigestSettings:
+    k: int = 10
+    """Notes in a digest when --k is not given."""
+    half_life_days: float = 14.0
+    """A note's weight is exp(-age / half_life_days) (--half-life-days overrides it)."""
+    created_keys: tuple[str, ...] = ("created", "date")
+    """Frontmatter keys holding a note's creation date; the first one present wins."""
+
+
+@dataclass(frozen=True)
 class Settings:
     notes: NoteSettings = field(default_factory=NoteSettings)
     producers: ProducerSettings = field(default_factory=ProducerSettings)
@@ -91,6 +101,7 @@ class Settings:
     index: IndexSettings = field(default_factory=IndexSettings)
     embedder: EmbedderSettings = field(default_factory=EmbedderSettings)
     search: SearchSettings = field(default_factory=SearchSettings)
+    digest: DigestSettings = field(default_factory=DigestSettings)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -106,6 +117,10 @@ def _check(value: Any, tp: Any, where: str) -> Any:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ConfigError(f"{where} must be a non-negative integer, not {value!r}")
         return value
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            raise ConfigError(f"{where} must be a non-negative number, not {value!r}")
+        return float(value)
     if tp is str:
         if not isinstance(value, str) or not value:
             raise ConfigError(f"{where} must be a non-empty string, not {value!r}")
@@ -159,6 +174,10 @@ def _semantic_checks(s: Settings) -> None:
         )
     if s.embedder.batch_size < 1:
         raise ConfigError("embedder.batch_size must be at least 1")
+    if s.digest.k < 1:
+        raise ConfigError("digest.k must be at least 1")
+    if not s.digest.half_life_days > 0:
+        raise ConfigError("digest.half_life_days must be more than 0")
     if not s.notes.include:
         raise ConfigError("notes.include is empty: no file would be a note")
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import apsw
 
+from curator.index import sightings
 from curator.index.db import VEC_DONE, VEC_NONE, VEC_PENDING
 from curator.index.normalise import extra_terms
 
@@ -67,6 +68,7 @@ class Writer:
         self.vectors = vectors
         # Passage ids are handed out here so a document's rows go in with executemany.
         self.next_id = (conn.execute("SELECT max(id) FROM passages").fetchone()[0] or 0) + 1
+        sightings.ensure(conn)
 
     def reusable(self, doc_ids: Iterable[int]) -> dict[str, bytes]:
         """Vectors of the given documents' passages, by content hash, to keep across re-chunking."""
@@ -95,6 +97,9 @@ class Writer:
 
     def delete(self, doc_id: int) -> None:
         self._clear(doc_id)
+        self.conn.execute(
+            "DELETE FROM sightings WHERE (source, path) IN (SELECT source, path FROM documents WHERE id = ?)", (doc_id,)
+        )
         self.conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
         self.conn.execute("UPDATE links SET dst = NULL WHERE dst = ?", (doc_id,))
 
@@ -137,6 +142,7 @@ class Writer:
                 (doc.source, doc.path, *row),
             )
             doc_id = c.last_insert_rowid()
+            sightings.record(c, doc.source, doc.path)
         first = self.next_id
         self.next_id += len(doc.passages)
         rows, fts, vecs = [], [], []

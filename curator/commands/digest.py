@@ -1,0 +1,165 @@
+"""``curator digest``: the librarian's digest of what is new, delivered as a proposal."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from curator import output
+from curator.app import App
+from curator.errors import EXIT_FAILED, UsageError
+
+
+def run(
+    app: App,
+    now_text: str | None,
+    k: int | None,
+    half_life_days: float | None,
+    auto_apply: bool,
+    force: bool,
+) -> int:
+    from curator.librarian import dates, deliver
+    from curator.librarian.compose import Options, compose
+    from curator.proposals.lock import vault_lock
+
+    vault, settings = app.vault(), app.settings()
+    k = settings.digest.k if k is None else k
+    half_life = settings.digest.half_life_days if half_life_days is None else half_life_days
+    if k < 1:
+        raise UsageError("--k must be at least 1")
+    if not half_life > 0:
+        raise UsageError("--half-life-days must be more than 0")
+    now = dates.parse_clock(now_text) if now_text else dt.datetime.now(dates.UTC).replace(microsecond=0)
+
+    pending = deliver.pending_digests(vault)
+    if pending and not force:
+        ids = ", ".join(p.id for p in pending)
+        return _report(
+            app,
+            {"status": "pending", "pending": [p.id for p in pending]},
+            [
+                f"a digest proposal is still pending ({ids}): nothing staged",
+                "apply or reject it first (curator apply ID / curator reject ID), or pass --force to stage another",
+            ],
+        )
+
+    composed = compose(app, Options(now, k, half_life))
+    for w in [] if app.json else composed.warnings:
+        if w.startswith("reconciled first"):
+            output.note(w)
+        else:
+            output.warn(w)
+    data: dict[str, Any] = {
+        "window": {
+            "since": dates.iso(composed.window.since) if composed.window.since else None,
+            "until": dates.iso(composed.window.until),
+            "after": composed.window.last,
+        },
+        "candidates": composed.candidates,
+        "warnings": composed.warnings,
+    }
+    if not composed.entries:
+        data["status"] = "nothing-new"
+        since, until = composed.window.since, composed.window.until
+        if since is None:
+            says = f"nothing to digest: no note was created up to {dates.iso(until)}"
+        elif since >= until:
+            says = f"nothing new: the last digest ({composed.window.last}) already covers up to {dates.iso(since)}"
+        else:
+            says = f"nothing new since the last digest ({composed.window.last}, up to {dates.iso(since)})"
+        return _report(app, data, [f"{says}: nothing staged"])
+
+    assert composed.method is not None
+    m = composed.method
+    data["method"] = {
+        "similarity": m.kind,
+        "embedder": m.embedder,
+        "half_life_days": m.half_life_days,
+        "k": m.k,
+        "anchor": composed.anchor,
+        "why": m.why,
+    }
+    data["entries"] = [
+        {
+            "rank": n,
+            "path": e.scored.candidate.doc.path,
+            "source": e.scored.candidate.doc.source,
+            "kp_id": e.scored.candidate.doc.kp_id,
+            "title": e.scored.candidate.doc.title,
+            "created": dates.iso(e.scored.candidate.created),
+            "created_from": e.scored.candidate.origin,
+            "similarity": None if e.scored.similarity is None else round(e.scored.similarity, 6),
+            "decay": round(e.scored.decay, 6),
+            "score": round(e.scored.score, 6),
+            "summary": e.summary,
+        }
+        for n, e in enumerate(composed.entries, start=1)
+    ]
+    lines = [_headline(composed)]
+    for n, e in enumerate(composed.entries, start=1):
+        c = e.scored.candidate
+        lines.append(f"{n:>3}. {e.scored.score:.4f}  {c.day}  {output.safe_path(c.doc.path)}  {c.doc.title}")
+
+    rationale = (
+        f"The librarian's digest of {composed.candidates} note(s) new in its window; "
+        f"ranked by {m.kind}" + (f" ({m.why})" if m.why else "") + "."
+    )
+    with vault_lock(vault, "digest"):
+        taken = {p for pending_one in pending for p in pending_one.paths}
+        path = deliver.free_path(vault, settings, composed.window.until.date().isoformat(), taken)
+        ulid, report = deliver.stage_digest(
+            vault, settings, path, composed.text.encode("utf-8"), composed.kp_id, composed.title, rationale
+        )
+        data.update(
+            {
+                "status": "staged",
+                "id": ulid,
+                "path": path,
+                "kp_id": composed.kp_id,
+                "auto_applicable": report.auto_applicable,
+            }
+        )
+        verdict = "valid, auto-applicable" if report.auto_applicable else "valid"
+        lines.append(f"{ulid}: {verdict} — staged in .kp/proposals/{ulid}/ (creates {path})")
+        code = 0
+        if auto_apply:
+            if report.auto_applicable:
+                from curator.proposals import apply as applier
+
+                done = applier.apply(vault, settings, ulid, by=deliver.BY)
+                data.update({"applied": True, "commit": done.commit})
+                lines.append(f"{ulid}: applied and committed {str(done.commit)[:12]}: {path}")
+            else:
+                data["applied"] = False
+                lines.append(f"{ulid}: not auto-applicable, so not applied: it waits for review")
+                code = EXIT_FAILED
+        else:
+            lines.append(f"next: curator apply {ulid} (or curator review)")
+    _report(app, data, lines)
+    return code
+
+
+def _headline(composed: Any) -> str:
+    from curator.librarian import dates
+
+    m = composed.method
+    since = f"since {dates.iso(composed.window.since)}" if composed.window.since else "(first digest)"
+    how = {
+        "cosine": f"cosine to {composed.anchor}",
+        "bm25": f"BM25 to {composed.anchor}'s terms",
+        "recency": "recency alone",
+    }[m.kind]
+    why = f" — {m.why}" if m.why else ""
+    return (
+        f"{composed.candidates} new note(s) {since}; top {len(composed.entries)} by {how} "
+        f"× exp(−age / {m.half_life_days:g} d){why}"
+    )
+
+
+def _report(app: App, data: dict[str, Any], lines: list[str]) -> int:
+    if app.json:
+        output.emit_json(data)
+    else:
+        for line in lines:
+            output.line(line)
+    return 0

@@ -1,0 +1,152 @@
+"""Reading documents, their passages and their stored vectors out of an epoch.
+
+What the librarian needs from the index, with the SQL kept here: every document
+with its frontmatter, tags and first sighting; the vectors of given documents'
+passages; each document's best BM25 for a set of terms; a document's passages.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import apsw
+
+from curator.index import db, sightings
+from curator.index.db import VEC_DONE
+from curator.index.normalise import fts_query
+from curator.search.legs import WEIGHTS
+
+PassageText = tuple[int, int, int, str, str]
+"""(seq, start_line, end_line, breadcrumb, text)."""
+
+
+@dataclass(frozen=True)
+class Document:
+    id: int
+    source: str
+    path: str
+    kp_id: str | None
+    title: str
+    meta: dict[str, Any]
+    """The note's frontmatter as the index stored it (dates as text)."""
+    tags: tuple[str, ...]
+    """Casefolded, in the note's order."""
+    seen: str | None
+    """When the index first saw it (UTC ISO-8601), if it recorded that."""
+    passages: int = 0
+    vectors: int = 0
+    """How many of its passages have a vector."""
+
+
+def fingerprint(conn: apsw.Connection) -> dict[str, Any]:
+    fp: dict[str, Any] = db.get_json(conn, "fingerprint")
+    return fp
+
+
+def documents(conn: apsw.Connection) -> list[Document]:
+    """Every document in the epoch, ordered by (source, path)."""
+    tags: dict[int, list[str]] = {}
+    for doc_id, tag in conn.execute("SELECT doc_id, tag FROM tags ORDER BY rowid"):
+        tags.setdefault(doc_id, []).append(tag)
+    counts = {
+        doc_id: (n, v)
+        for doc_id, n, v in conn.execute(
+            "SELECT doc_id, count(*), sum(vec = ?) FROM passages GROUP BY doc_id", (VEC_DONE,)
+        )
+    }
+    seen = sightings.read(conn)
+    out = []
+    for doc_id, source, path, kp_id, title, meta in conn.execute(
+        "SELECT id, source, path, kp_id, title, meta FROM documents ORDER BY source, path"
+    ):
+        try:
+            parsed = json.loads(meta) if meta else {}
+        except ValueError:
+            parsed = {}
+        n, v = counts.get(doc_id, (0, 0))
+        out.append(
+            Document(
+                doc_id,
+                source,
+                path,
+                kp_id,
+                title,
+                parsed if isinstance(parsed, dict) else {},
+                tuple(tags.get(doc_id, ())),
+                seen.get((source, path)),
+                n,
+                v or 0,
+            )
+        )
+    return out
+
+
+def passage_vectors(conn: apsw.Connection, doc_ids: Iterable[int]) -> dict[int, list[bytes]]:
+    """The stored vectors of each document's passages, in passage order (documents without any left out)."""
+    wanted = set(doc_ids)
+    out: dict[int, list[bytes]] = {}
+    if not wanted or not db.has_vectors(conn):
+        return out
+    # A vec0 table reads fastest as one scan; a few documents are quicker looked up one by one.
+    total = conn.execute("SELECT count(*) FROM documents").fetchone()[0] or 1
+    if len(wanted) * 8 < total:
+        for doc_id in sorted(wanted):
+            rows = conn.execute(
+                "SELECT v.embedding FROM passages p JOIN passages_vec v ON v.rowid = p.id "
+                "WHERE p.doc_id = ? AND p.vec = ? ORDER BY p.seq",
+                (doc_id, VEC_DONE),
+            ).fetchall()
+            if rows:
+                out[doc_id] = [r[0] for r in rows]
+        return out
+    owner = {
+        pid: (doc_id, seq)
+        for pid, doc_id, seq in conn.execute("SELECT id, doc_id, seq FROM passages WHERE vec = ?", (VEC_DONE,))
+        if doc_id in wanted
+    }
+    found: dict[int, list[tuple[int, bytes]]] = {}
+    for pid, emb in conn.execute("SELECT rowid, embedding FROM passages_vec"):
+        where = owner.get(pid)
+        if where is not None:
+            found.setdefault(where[0], []).append((where[1], emb))
+    for doc_id, items in found.items():
+        items.sort(key=lambda item: item[0])
+        out[doc_id] = [emb for _, emb in items]
+    return out
+
+
+def best_bm25(conn: apsw.Connection, terms: list[str], doc_ids: Iterable[int]) -> dict[int, float]:
+    """Each document's best passage BM25 for ``terms`` ORed (higher is better), with
+    the same column weights as search; documents with no matching passage left out."""
+    wanted = set(doc_ids)
+    if not terms or not wanted:
+        return {}
+    weights = ", ".join(map(str, WEIGHTS))
+    scores = {
+        pid: -s
+        for pid, s in conn.execute(
+            f"SELECT rowid, bm25(passages_fts, {weights}) FROM passages_fts WHERE passages_fts MATCH ?",
+            (fts_query(terms),),
+        )
+    }
+    if not scores:
+        return {}
+    best: dict[int, float] = {}
+    for pid, doc_id in conn.execute("SELECT id, doc_id FROM passages"):
+        s = scores.get(pid)
+        if s is not None and doc_id in wanted and s > best.get(doc_id, float("-inf")):
+            best[doc_id] = s
+    return best
+
+
+def passages(conn: apsw.Connection, doc_id: int) -> list[PassageText]:
+    return [
+        (seq, start, end, crumb, text)
+        for seq, start, end, crumb, text in conn.execute(
+            "SELECT seq, start_line, end_line, breadcrumb, text FROM passages WHERE doc_id = ? ORDER BY seq",
+            (doc_id,),
+        )
+    ]

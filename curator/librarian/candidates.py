@@ -1,0 +1,171 @@
+"""Candidates: the notes created since the last digest, each with the time it was created.
+
+The window runs from the last digest's end (the newest digest note in the digest
+folder records it in its frontmatter) to the clock: ``since < created <= until``.
+A note's creation time is the first configured frontmatter key that holds a date
+(``created``, then ``date``), else the commit that added the file, else the
+moment the index first saw it. A malformed or future frontmatter date is named
+in a warning and the next source is used. Digest notes, ``now.md`` (the anchor,
+not news) and producer-owned paths are never candidates.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import posixpath
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from curator.index.catalog import Document
+from curator.index.db import VAULT
+from curator.librarian import dates
+from curator.settings import Settings
+from curator.vault.globs import matches
+
+DIGEST_KEY = "digest"
+"""The frontmatter mapping that marks a digest note and records its window."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    doc: Document
+    created: dt.datetime
+    """The instant the window and the age are measured with."""
+    day: str
+    """The creation date as the digest shows it (YYYY-MM-DD)."""
+    origin: str
+    """Where the time came from: ``frontmatter:KEY``, ``git`` or ``index``."""
+
+
+@dataclass(frozen=True)
+class Window:
+    since: dt.datetime | None
+    """The last digest's end; None before the first digest."""
+    until: dt.datetime
+    last: str | None = None
+    """The digest note the window follows."""
+
+
+@dataclass
+class Selection:
+    window: Window
+    candidates: list[Candidate] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def in_digest_dir(path: str, settings: Settings) -> bool:
+    folder = settings.notes.digest_dir.strip("/")
+    return path.startswith(folder + "/")
+
+
+def digest_window(meta: dict[str, Any]) -> tuple[dt.datetime | None, dt.datetime] | None:
+    """(since, until) recorded by a digest note's frontmatter; None when it is not a digest."""
+    digest = meta.get(DIGEST_KEY)
+    if not isinstance(digest, dict) or not isinstance(digest.get("window"), dict):
+        return None
+    until = dates.from_text(digest["window"].get("until"))
+    if until is None:
+        return None
+    return dates.from_text(digest["window"].get("since")), until
+
+
+def last_digest(docs: list[Document], settings: Settings) -> tuple[str | None, dt.datetime | None, list[str]]:
+    """The newest digest note in the digest folder: (path, its window's end, warnings)."""
+    best: tuple[dt.datetime, str] | None = None
+    warnings = []
+    for doc in docs:
+        if doc.source != VAULT or not in_digest_dir(doc.path, settings):
+            continue
+        window = digest_window(doc.meta)
+        if window is None:
+            if DIGEST_KEY in doc.meta:
+                warnings.append(f"{doc.path}: its digest window cannot be read; it does not count as the last digest")
+            continue
+        if best is None or (window[1], doc.path) > best:
+            best = (window[1], doc.path)
+    if best is None:
+        return None, None, warnings
+    return best[1], best[0], warnings
+
+
+def _frontmatter_time(
+    doc: Document, keys: tuple[str, ...], now: dt.datetime, warn: Callable[[str], None]
+) -> Candidate | None:
+    for key in keys:
+        value = doc.meta.get(key)
+        if value is None or value == "":
+            continue
+        try:
+            instant, start, day = dates.from_frontmatter(value)
+        except ValueError:
+            warn(f"{doc.path}: {key}: {str(value)[:60]!r} is not a date")
+            continue
+        if start > now:
+            warn(f"{doc.path}: {key}: {value} is after the digest's clock ({dates.iso(now)})")
+            continue
+        return Candidate(doc, instant, day, f"frontmatter:{key}")
+    return None
+
+
+AddedTimes = Callable[[], dict[str, int]]
+"""Path → the author time of the commit that added it; called only when a note needs it."""
+
+
+def created_at(
+    doc: Document, settings: Settings, now: dt.datetime, added: AddedTimes, warn: Callable[[str], None]
+) -> Candidate | None:
+    """The note's creation time by the rules above; None when nothing knows it."""
+    found = _frontmatter_time(doc, settings.digest.created_keys, now, warn)
+    if found is not None:
+        return found
+    if doc.source == VAULT and doc.path in added():
+        when = dates.from_epoch(added()[doc.path])
+        return Candidate(doc, when, when.date().isoformat(), "git")
+    seen = dates.from_text(doc.seen)
+    if seen is not None:
+        return Candidate(doc, seen, seen.date().isoformat(), "index")
+    return None
+
+
+def excluded(doc: Document, settings: Settings) -> bool:
+    if doc.source != VAULT:
+        return False
+    if in_digest_dir(doc.path, settings) or digest_window(doc.meta) is not None:
+        return True
+    if doc.path == posixpath.normpath(settings.notes.now_note.strip("/")):
+        return True
+    return matches(doc.path, settings.producers.paths)
+
+
+def _origin(origin: str) -> str:
+    if origin.startswith("frontmatter:"):
+        return origin.removeprefix("frontmatter:")
+    return {"git": "commit time", "index": "first sighting by the index"}[origin]
+
+
+def select(
+    docs: list[Document], settings: Settings, now: dt.datetime, added: AddedTimes, since: dt.datetime | None
+) -> Selection:
+    """The candidates in (since, now], in document order (source, path)."""
+    sel = Selection(Window(since, now))
+    undated: list[str] = []
+    for doc in docs:
+        if excluded(doc, settings):
+            continue
+        problems: list[str] = []
+        c = created_at(doc, settings, now, added, problems.append)
+        if c is None:
+            undated.append(doc.path)
+        elif (since is None or c.created > since) and c.created <= now:
+            sel.candidates.append(c)
+            # Named where it matters: a bad date on a note this digest covers. Older
+            # notes are not re-reported on every run.
+            sel.warnings.extend(f"{p}; using its {_origin(c.origin)}" for p in problems)
+    if undated:
+        shown = ", ".join(undated[:5]) + (f" and {len(undated) - 5} more" if len(undated) > 5 else "")
+        sel.warnings.append(
+            f"{len(undated)} note(s) have no creation time (no date in frontmatter, never committed, "
+            f"not seen by the index): {shown}"
+        )
+    return sel

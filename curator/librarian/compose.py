@@ -1,0 +1,176 @@
+"""Composing a digest from the serving epoch: candidates, scores, summaries, the note's text.
+
+Deterministic: the same vault, clock and config give the same text, but for the
+digest's own ``kp_id``. The index is brought up to date first (built when there
+is none), and an epoch whose embedder is not the configured one is refused
+with the doctor's words: its vectors and now.md's would come from two models.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+import apsw
+
+from curator import output
+from curator.app import App
+from curator.embedders import base as embedders
+from curator.errors import EmbedderError, EpochMismatch
+from curator.index import catalog
+from curator.index import epoch as epochs
+from curator.index.reader import Opened, open_serving
+from curator.librarian import anchor as anchor_mod
+from curator.librarian import candidates as cands
+from curator.librarian import render, scoring, summary
+from curator.librarian.history import added_times
+from curator.vault.identity import mint
+
+
+@dataclass(frozen=True)
+class Options:
+    now: dt.datetime
+    k: int
+    half_life_days: float
+
+
+@dataclass
+class Composed:
+    window: cands.Window
+    candidates: int = 0
+    method: scoring.Method | None = None
+    entries: list[render.Entry] = field(default_factory=list)
+    ranked: list[scoring.Scored] = field(default_factory=list)
+    kp_id: str = ""
+    title: str = ""
+    text: str = ""
+    anchor: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+def _open(app: App) -> Opened:
+    index_dir = app.index_dir()
+    if epochs.serving(index_dir) is None:
+        from curator.index.reconcile import reconcile
+
+        output.note("no index yet: indexing the vault first")
+        reconcile(app.vault(), app.settings(), index_dir)
+    return open_serving(app)
+
+
+def _refuse_other_model(app: App, conn: apsw.Connection) -> None:
+    from curator.index.reconcile import mismatch_message
+
+    settings = app.settings()
+    serving = catalog.fingerprint(conn)
+    wanted = epochs.fingerprint(embedders.resolve(settings), settings.index.normalisation)
+    if serving["embedder"] != wanted["embedder"]:
+        raise EpochMismatch(mismatch_message(serving, wanted))
+
+
+def _describe(fp: dict[str, object]) -> str:
+    e = fp["embedder"]
+    assert isinstance(e, dict)
+    return "none" if e["provider"] == "none" else f"{e['provider']}:{e['model']}/{e['dims']}"
+
+
+def _similarity(
+    conn: apsw.Connection,
+    opened: Opened,
+    anchor: anchor_mod.Anchor,
+    docs: list[catalog.Document],
+    chosen: list[cands.Candidate],
+    warnings: list[str],
+) -> tuple[str, str | None, dict[int, float] | None]:
+    """(method kind, why it is not cosine, similarity by document id or None for recency)."""
+    if anchor.why_not:
+        return scoring.RECENCY, anchor.why_not, None
+    fp = catalog.fingerprint(conn)
+    ids = [c.doc.id for c in chosen]
+    spec = embedders.from_fingerprint(fp["embedder"], opened.base_url)
+    why = None
+    if spec.provider == "none" or not spec.dims:
+        why = "the index has no vectors (embedder: none)"
+    else:
+        vector = _anchor_vector(conn, anchor, docs, spec, warnings)
+        if vector is None:
+            why = f"{anchor.path} could not be embedded"
+        else:
+            sims = scoring.cosine_similarities(catalog.passage_vectors(conn, ids), vector)
+            missing = [c.doc.path for c in chosen if c.doc.id not in sims]
+            if missing:
+                warnings.append(
+                    f"{len(missing)} candidate(s) have no vectors yet and score 0 (run `curator index`): "
+                    + ", ".join(missing[:5])
+                )
+            return scoring.COSINE, None, sims
+    return scoring.BM25, why, scoring.bm25_similarities(catalog.best_bm25(conn, anchor.terms, ids))
+
+
+def _anchor_vector(
+    conn: apsw.Connection,
+    anchor: anchor_mod.Anchor,
+    docs: list[catalog.Document],
+    spec: embedders.EmbedderSpec,
+    warnings: list[str],
+) -> list[float] | None:
+    indexed = next((d for d in docs if d.source == "vault" and d.path == anchor.path), None)
+    if indexed is not None and indexed.passages and indexed.vectors == indexed.passages:
+        return scoring.mean_unit(catalog.passage_vectors(conn, [indexed.id]).get(indexed.id, []))
+    try:
+        return anchor_mod.embed(anchor, spec)
+    except EmbedderError as e:
+        warnings.append(f"{anchor.path} cannot be embedded ({e}); scoring by BM25 instead")
+        return None
+
+
+def compose(app: App, opts: Options) -> Composed:
+    vault, settings = app.vault(), app.settings()
+    opened = _open(app)
+    conn = opened.conn
+    try:
+        _refuse_other_model(app, conn)
+        warnings = list(opened.warnings)
+        docs = catalog.documents(conn)
+        last_path, since, found = cands.last_digest(docs, settings)
+        warnings += found
+        window = cands.Window(since, opts.now, last_path)
+        result = Composed(window, warnings=warnings)
+        if since is not None and since >= opts.now:
+            return result
+        history: list[dict[str, int]] = []
+
+        def added() -> dict[str, int]:
+            # git's history is walked only when some note has no date of its own.
+            if not history:
+                h = added_times(vault, app.index_dir())
+                history.append(h.added)
+                if h.shallow:
+                    warnings.append(
+                        "the repository is a shallow clone: notes without a created date count from the oldest "
+                        "commit fetched (fetch the full history for true creation times)"
+                    )
+            return history[0]
+
+        sel = cands.select(docs, settings, opts.now, added, since)
+        warnings += sel.warnings
+        result.candidates = len(sel.candidates)
+        if not sel.candidates:
+            return result
+        anchor = anchor_mod.load(vault, settings)
+        kind, why, sims = _similarity(conn, opened, anchor, docs, sel.candidates, warnings)
+        method = scoring.Method(kind, _describe(catalog.fingerprint(conn)), opts.half_life_days, opts.k, why)
+        ranked = scoring.score_all(sel.candidates, sims, opts.now, opts.half_life_days)
+        terms = anchor.terms if kind != scoring.RECENCY else []
+        entries = [
+            render.Entry(s, summary.choose((p[4] for p in catalog.passages(conn, s.candidate.doc.id)), terms))
+            for s in ranked[: opts.k]
+        ]
+    finally:
+        conn.close()
+    result.method, result.ranked, result.entries, result.anchor = method, ranked, entries, anchor.path
+    result.kp_id = mint()
+    result.title = render.title_of(window)
+    digest_dir = settings.notes.digest_dir
+    result.text = render.render(result.kp_id, window, method, anchor.path, len(ranked), entries, digest_dir)
+    return result

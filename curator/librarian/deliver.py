@@ -1,0 +1,86 @@
+"""Delivering a digest: a proposal by the librarian through the normal staging path.
+
+The digest note is one ``create`` under the digest folder with a fresh ``kp:``
+identity, so the validator finds it auto-applicable by construction; it is
+applied without a person only when the validator says so, by the same code as
+``curator apply``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from curator.errors import Rejected
+from curator.proposals import events, stage, store
+from curator.proposals.manifest import Author
+from curator.settings import Settings
+from curator.validator import ProposalReport, validate_proposal
+from curator.validator.state import RepoState
+from curator.vault.discover import Vault
+
+AUTHOR = Author(kind="librarian", name="digest")
+BY = f"{AUTHOR.kind}:{AUTHOR.name}"
+
+
+@dataclass(frozen=True)
+class Pending:
+    id: str
+    created: str
+    paths: tuple[str, ...]
+
+
+def pending_digests(vault: Vault) -> list[Pending]:
+    """Librarian proposals that no one has applied or rejected yet, oldest first."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    found = []
+    for pid in store.list_ids(vault.root):
+        p = store.load(vault.root, pid)
+        if p.manifest is None:
+            continue
+        try:
+            data = YAML(typ="safe", pure=True).load(p.manifest.decode("utf-8"))
+        except (YAMLError, UnicodeDecodeError):
+            continue
+        author = data.get("author") if isinstance(data, dict) else None
+        if not isinstance(author, dict) or author.get("kind") != "librarian":
+            continue
+        log, problems = events.parse(p.events or b"")
+        if problems or events.status(log) != "pending":
+            continue
+        changes = data.get("changes") if isinstance(data.get("changes"), list) else []
+        paths = tuple(str(c.get("path")) for c in changes if isinstance(c, dict) and c.get("path"))
+        found.append(Pending(pid, str(data.get("created") or ""), paths))
+    return sorted(found, key=lambda p: (p.created, p.id))
+
+
+def free_path(vault: Vault, settings: Settings, day: str, taken: set[str]) -> str:
+    """``<digest dir>/<day>.md``, or ``<day>-2.md`` and so on when that is taken."""
+    folder = settings.notes.digest_dir.strip("/")
+    n = 1
+    while True:
+        name = f"{day}.md" if n == 1 else f"{day}-{n}.md"
+        path = f"{folder}/{name}" if folder else name
+        if path not in taken and not os.path.lexists(vault.abspath(path)):
+            return path
+        n += 1
+
+
+def stage_digest(
+    vault: Vault, settings: Settings, path: str, content: bytes, kp_id: str, title: str, rationale: str
+) -> tuple[str, ProposalReport]:
+    """Stage and validate; the caller holds the vault lock. Rejected (nothing staged) if invalid."""
+    base = stage.head_commit(vault)
+    draft = stage.Draft("create", path, content=content, kp_id=kp_id)
+    ulid, staging = stage.write(vault, [draft], title=title, rationale=rationale, author=AUTHOR, base=base)
+    report = validate_proposal(RepoState(vault, settings), stage.load_staging(vault, staging, ulid))
+    if not report.ok:
+        stage.discard(staging)
+        first = report.findings[0]
+        raise Rejected(
+            f"the digest proposal is invalid: {first.code} {first.path}: {first.message}", hint="nothing was staged"
+        )
+    stage.publish(vault, ulid, staging)
+    return ulid, report

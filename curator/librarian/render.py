@@ -1,0 +1,155 @@
+"""The digest note: frontmatter that records how it was made, then entries grouped by tag.
+
+Everything taken from notes (titles, tags, sentences) is made inert first: one
+line, no control characters, and in link labels and headings no ``[ ] |`` or
+``< >`` that could end a wikilink early or open an HTML comment (a forged
+managed-region marker would make the digest's own proposal invalid).
+
+Grouping: each entry goes under the one of its tags that most of the digest's
+entries share (ties to the note's own tag order); derived documents group by
+their source; notes without tags go under "Untagged". Groups appear in the
+order of their best entry; entries keep their rank within a group.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from curator.index.db import VAULT
+from curator.librarian import dates
+from curator.librarian.candidates import Window
+from curator.librarian.scoring import BM25, COSINE, Method, Scored
+
+UNTAGGED = "Untagged"
+_SPACE = re.compile(r"\s+")
+_LABEL = str.maketrans({"[": "(", "]": ")", "|": "-", "<": "‹", ">": "›"})
+_BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+
+
+@dataclass(frozen=True)
+class Entry:
+    scored: Scored
+    summary: str | None
+
+
+def one_line(text: str) -> str:
+    """Whitespace collapsed, control and bidi-override characters dropped."""
+    kept = "".join(
+        " " if ch.isspace() else ch
+        for ch in text
+        if ch.isspace() or (unicodedata.category(ch) != "Cc" and ch not in _BIDI)
+    )
+    return _SPACE.sub(" ", kept).strip()
+
+
+def label(text: str) -> str:
+    """Text safe inside a wikilink's alias or a heading."""
+    return one_line(text).translate(_LABEL).lstrip("#").strip() or "(untitled)"
+
+
+def link(scored: Scored, digest_dir: str) -> str:
+    doc = scored.candidate.doc
+    name = label(doc.title)
+    if doc.kp_id:
+        # kp_ids are [a-z][a-z0-9-]*:[A-Za-z0-9._-]+: nothing in them ends a wikilink.
+        return f"[[{doc.kp_id}|{name}]]"
+    if doc.source == VAULT:
+        target = quote(posixpath.relpath(doc.path, digest_dir.strip("/") or "."), safe="/")
+        return f"[{name}]({target})"
+    return f"{name} ({label(doc.source)}: {label(doc.path)})"
+
+
+def group_of(scored: Scored, counts: Counter[str]) -> str:
+    doc = scored.candidate.doc
+    if doc.source != VAULT:
+        return f"Source: {doc.source}"
+    if not doc.tags:
+        return UNTAGGED
+    return max(doc.tags, key=lambda t: (counts[t], -doc.tags.index(t)))
+
+
+def groups(entries: list[Entry]) -> list[tuple[str, list[Entry]]]:
+    counts = Counter(t for e in entries if e.scored.candidate.doc.source == VAULT for t in e.scored.candidate.doc.tags)
+    out: dict[str, list[Entry]] = {}
+    for e in entries:
+        out.setdefault(group_of(e.scored, counts), []).append(e)
+    return list(out.items())
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def _method_sentence(method: Method, anchor: str) -> str:
+    decay = f"exp(−age / {_number(method.half_life_days)} days)"
+    if method.kind == COSINE:
+        return f"Ranked by closeness to `{anchor}` (cosine of mean passage vectors, {method.embedder}) × {decay}."
+    if method.kind == BM25:
+        return f"Ranked by BM25 similarity to the terms of `{anchor}` × {decay}: {method.why}."
+    return f"Ranked by recency alone, {decay}: {method.why}."
+
+
+def _q(value: str | None) -> str:
+    return "null" if value is None else json.dumps(value, ensure_ascii=False)
+
+
+def frontmatter(kp_id: str, title: str, window: Window, method: Method, anchor: str, count: int, shown: int) -> str:
+    since = dates.iso(window.since) if window.since else None
+    until = dates.iso(window.until)
+    return "\n".join(
+        [
+            "---",
+            f"kp_id: {kp_id}",
+            f"title: {_q(title)}",
+            f"created: {_q(until)}",
+            "tags: [digest]",
+            "digest:",
+            "  window:",
+            f"    since: {_q(since)}",
+            f"    until: {_q(until)}",
+            f"  clock: {_q(until)}",
+            "  method:",
+            f"    similarity: {method.kind}",
+            f"    embedder: {_q(method.embedder)}",
+            f"    half_life_days: {_number(method.half_life_days)}",
+            f"    k: {method.k}",
+            f"    anchor: {_q(anchor)}",
+            f"  candidates: {count}",
+            f"  shown: {shown}",
+            "---",
+        ]
+    )
+
+
+def title_of(window: Window) -> str:
+    return f"Digest {window.until.date().isoformat()}"
+
+
+def render(
+    kp_id: str, window: Window, method: Method, anchor: str, count: int, entries: list[Entry], digest_dir: str
+) -> str:
+    title = title_of(window)
+    since = f"since {dates.iso(window.since)}" if window.since else "in the vault (the first digest)"
+    new = f"{count} note{'s' if count != 1 else ''} new {since}"
+    shown = f"the {len(entries)} that score highest" if len(entries) < count else "all of them"
+    lines = [
+        frontmatter(kp_id, title, window, method, anchor, count, len(entries)),
+        f"# {title}",
+        "",
+        f"{new}; {shown} below. {_method_sentence(method, anchor)}",
+    ]
+    for name, members in groups(entries):
+        lines += ["", f"## {label(name)}", ""]
+        for e in members:
+            c = e.scored.candidate
+            text = f"- {link(e.scored, digest_dir)} ({c.day})"
+            if e.summary:
+                text += f" — {one_line(e.summary)}"
+            lines.append(text)
+    return "\n".join(lines) + "\n"

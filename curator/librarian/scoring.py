@@ -1,0 +1,117 @@
+"""Scoring candidates: closeness to ``now.md`` times an exponential decay with age.
+
+score = similarity × exp(−age / half-life), age in days from the clock to the
+note's creation. The similarity is, in order of preference:
+
+- ``cosine``: between the note's vector and now.md's, each the mean of its
+  passages' stored vectors from the serving epoch, normalised to unit length
+  (now.md is embedded with the epoch's own recorded model when the index does
+  not hold it); a candidate without vectors yet counts 0.
+- ``bm25``: when the epoch has no vectors (embedder ``none``) or now.md cannot
+  be embedded: the note's best passage BM25 for now.md's terms, divided by the
+  best candidate's, so it lies in [0, 1].
+- ``recency``: without now.md, or with an empty one, every similarity is 1.
+
+Ties go to the newer note, then to the path.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import struct
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from curator.librarian import dates
+from curator.librarian.candidates import Candidate
+
+COSINE, BM25, RECENCY = "cosine", "bm25", "recency"
+
+
+@dataclass(frozen=True)
+class Method:
+    kind: str
+    """cosine, bm25 or recency."""
+    embedder: str
+    """The serving epoch's embedder, as ``provider:model/dims`` or ``none``."""
+    half_life_days: float
+    k: int
+    why: str | None = None
+    """Why the similarity is not cosine, in words for the digest and the terminal."""
+
+
+@dataclass(frozen=True)
+class Scored:
+    candidate: Candidate
+    similarity: float | None
+    """None when ranking by recency alone."""
+    decay: float
+    age_days: float
+
+    @property
+    def score(self) -> float:
+        return self.decay if self.similarity is None else self.similarity * self.decay
+
+
+def decay(age_days: float, half_life_days: float) -> float:
+    return math.exp(-age_days / half_life_days)
+
+
+def mean_unit(vectors: Sequence[bytes]) -> list[float] | None:
+    """The mean of float32 vectors, scaled to unit length; None for no vectors or a zero mean."""
+    if not vectors:
+        return None
+    try:
+        import numpy as np
+    except ImportError:  # the base install has no numpy: the same sums, in Python
+        rows = [struct.unpack(f"{len(v) // 4}f", v) for v in vectors]
+        mean = [math.fsum(col) / len(rows) for col in zip(*rows, strict=True)]
+    else:
+        matrix = np.frombuffer(b"".join(vectors), dtype="<f4").reshape(len(vectors), -1).astype(np.float64)
+        mean = matrix.mean(axis=0).tolist()
+    norm = math.sqrt(math.fsum(x * x for x in mean))
+    if norm == 0.0:
+        return None
+    return [x / norm for x in mean]
+
+
+def dot(a: Sequence[float], b: Sequence[float]) -> float:
+    return math.fsum(x * y for x, y in zip(a, b, strict=True))
+
+
+def score_all(
+    candidates: list[Candidate],
+    similarity: dict[int, float] | None,
+    now: dt.datetime,
+    half_life_days: float,
+) -> list[Scored]:
+    """Scored and ranked candidates; ``similarity`` by document id (missing: 0), None for recency."""
+    out = []
+    for c in candidates:
+        age = dates.age_days(now, c.created)
+        sim = None if similarity is None else similarity.get(c.doc.id, 0.0)
+        out.append(Scored(c, sim, decay(age, half_life_days), age))
+    return rank(out)
+
+
+def rank(scored: list[Scored]) -> list[Scored]:
+    def key(s: Scored) -> tuple[float, float, str, str]:
+        return (-s.score, -s.candidate.created.timestamp(), s.candidate.doc.source, s.candidate.doc.path)
+
+    return sorted(scored, key=key)
+
+
+def cosine_similarities(notes: dict[int, list[bytes]], anchor: list[float]) -> dict[int, float]:
+    out = {}
+    for doc_id, vectors in notes.items():
+        v = mean_unit(vectors)
+        out[doc_id] = 0.0 if v is None else dot(v, anchor)
+    return out
+
+
+def bm25_similarities(best: dict[int, float]) -> dict[int, float]:
+    top = max(best.values(), default=0.0)
+    if top <= 0.0:
+        return {}
+    return {doc_id: s / top for doc_id, s in best.items()}
