@@ -67,7 +67,7 @@ def run(
             says = f"nothing new: the last digest ({composed.window.last}) already covers up to {dates.iso(since)}"
         else:
             says = f"nothing new since the last digest ({composed.window.last}, up to {dates.iso(since)})"
-        return _report(app, data, [f"{says}: nothing staged"])
+        return _report(app, data, [f"{says}; nothing staged"])
 
     assert composed.method is not None
     m = composed.method

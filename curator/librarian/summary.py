@@ -1,12 +1,16 @@
 """The one-line summary: a sentence taken verbatim from the note, chosen deterministically.
 
-Sentences come from the note's prose: headings, fenced code, tables, HTML and
-comments, embeds and link definitions are left out, a list item's marker is
-dropped, and a sentence that wraps over several lines is joined with single
-spaces. The chosen one shares the most of now.md's terms for its length
-(overlap² / its terms, compared exactly), ties going to the earlier sentence;
-with no now.md terms it is the first sentence. Sentences over MAX_CHARS are
-used only when there is no other, cut at a word with "…".
+Sentences come from the note's own prose: headings, fenced code, tables, block
+quotes and callouts (someone else's words), HTML and comments, embeds and link
+definitions are left out, a list item's marker is dropped, and a sentence that
+wraps over several lines is joined with single spaces. A sentence needs three
+words outside its links: a list of links says nothing about the note.
+
+The chosen one shares the most of now.md's terms for its length (overlap² / its
+terms, compared exactly), ties going to the earlier sentence; with no now.md
+terms it is the first sentence. A sentence that ends in ":" (a lead-in) is taken
+only when nothing else is there, and one over MAX_CHARS only when nothing else
+fits, cut at a word with "…".
 """
 
 from __future__ import annotations
@@ -21,7 +25,6 @@ from curator.vault.markdown import code_flags, heading
 MAX_CHARS = 300
 MIN_WORDS = 3
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?")
-_QUOTE = re.compile(r"^\s*(?:>\s?)+")
 _RULE = re.compile(r"^\s*(?:[-*_]\s*){3,}$")
 _LINK_DEF = re.compile(r"^\s*\[[^\]]+\]:\s")
 # A sentence ends at . ! ? (then space and a capital, digit, quote or markup) or at a CJK stop.
@@ -46,9 +49,10 @@ def _prose_lines(text: str) -> Iterable[str | None]:
             in_comment = "<!--" in line and "-->" not in line.split("<!--")[-1]
             yield None
             continue
-        stripped = _QUOTE.sub("", line).strip()
+        stripped = line.strip()
         if (
             is_code
+            or stripped.startswith(">")
             or not stripped
             or heading(stripped) is not None
             or stripped.startswith(("|", "<", "[!", "![["))
