@@ -1,8 +1,9 @@
-"""Reading documents, their passages and their stored vectors out of an epoch.
+"""What the librarian reads from an epoch, beside ``curator.index.reading``.
 
-What the librarian needs from the index, with the SQL kept here: every document
-with its frontmatter, tags and first sighting; the vectors of given documents'
-passages; each document's best BM25 for a set of terms; a document's passages.
+Every document with its frontmatter, tags, first sighting and vector count in
+one pass; the stored vectors of many documents' passages at once; each
+document's best passage BM25 for a set of terms. Single passages, fingerprints
+and the rest come from ``reading``.
 """
 
 from __future__ import annotations
@@ -14,17 +15,13 @@ from typing import Any
 
 import apsw
 
-from curator.index import db, sightings
+from curator.index import db, ranking, sightings
 from curator.index.db import VEC_DONE
 from curator.index.normalise import fts_query
-from curator.search.legs import WEIGHTS
-
-PassageText = tuple[int, int, int, str, str]
-"""(seq, start_line, end_line, breadcrumb, text)."""
 
 
 @dataclass(frozen=True)
-class Document:
+class Record:
     id: int
     source: str
     path: str
@@ -41,12 +38,7 @@ class Document:
     """How many of its passages have a vector."""
 
 
-def fingerprint(conn: apsw.Connection) -> dict[str, Any]:
-    fp: dict[str, Any] = db.get_json(conn, "fingerprint")
-    return fp
-
-
-def documents(conn: apsw.Connection) -> list[Document]:
+def records(conn: apsw.Connection) -> list[Record]:
     """Every document in the epoch, ordered by (source, path)."""
     tags: dict[int, list[str]] = {}
     for doc_id, tag in conn.execute("SELECT doc_id, tag FROM tags ORDER BY rowid"):
@@ -68,7 +60,7 @@ def documents(conn: apsw.Connection) -> list[Document]:
             parsed = {}
         n, v = counts.get(doc_id, (0, 0))
         out.append(
-            Document(
+            Record(
                 doc_id,
                 source,
                 path,
@@ -118,20 +110,15 @@ def passage_vectors(conn: apsw.Connection, doc_ids: Iterable[int]) -> dict[int, 
     return out
 
 
-def best_bm25(conn: apsw.Connection, terms: list[str], doc_ids: Iterable[int]) -> dict[int, float]:
-    """Each document's best passage BM25 for ``terms`` ORed (higher is better), with
-    the same column weights as search; documents with no matching passage left out."""
+def best_bm25(
+    conn: apsw.Connection, terms: list[str], weights: tuple[float, ...], doc_ids: Iterable[int]
+) -> dict[int, float]:
+    """Each document's best passage BM25 for ``terms`` ORed (higher is better, column
+    ``weights`` as search uses them); documents with no matching passage left out."""
     wanted = set(doc_ids)
     if not terms or not wanted:
         return {}
-    weights = ", ".join(map(str, WEIGHTS))
-    scores = {
-        pid: -s
-        for pid, s in conn.execute(
-            f"SELECT rowid, bm25(passages_fts, {weights}) FROM passages_fts WHERE passages_fts MATCH ?",
-            (fts_query(terms),),
-        )
-    }
+    scores = {pid: -s for pid, s in ranking.bm25(conn, fts_query(terms), weights, None, -1)}
     if not scores:
         return {}
     best: dict[int, float] = {}
@@ -140,13 +127,3 @@ def best_bm25(conn: apsw.Connection, terms: list[str], doc_ids: Iterable[int]) -
         if s is not None and doc_id in wanted and s > best.get(doc_id, float("-inf")):
             best[doc_id] = s
     return best
-
-
-def passages(conn: apsw.Connection, doc_id: int) -> list[PassageText]:
-    return [
-        (seq, start, end, crumb, text)
-        for seq, start, end, crumb, text in conn.execute(
-            "SELECT seq, start_line, end_line, breadcrumb, text FROM passages WHERE doc_id = ? ORDER BY seq",
-            (doc_id,),
-        )
-    ]

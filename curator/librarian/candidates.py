@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from curator.index.catalog import Document
+from curator.index.catalog import Record
 from curator.index.db import VAULT
 from curator.librarian import dates
 from curator.settings import Settings
@@ -29,7 +29,7 @@ DIGEST_KEY = "digest"
 
 @dataclass(frozen=True)
 class Candidate:
-    doc: Document
+    doc: Record
     created: dt.datetime
     """The instant the window and the age are measured with."""
     day: str
@@ -70,7 +70,7 @@ def digest_window(meta: dict[str, Any]) -> tuple[dt.datetime | None, dt.datetime
     return dates.from_text(digest["window"].get("since")), until
 
 
-def last_digest(docs: list[Document], settings: Settings) -> tuple[str | None, dt.datetime | None, list[str]]:
+def last_digest(docs: list[Record], settings: Settings) -> tuple[str | None, dt.datetime | None, list[str]]:
     """The newest digest note in the digest folder: (path, its window's end, warnings)."""
     best: tuple[dt.datetime, str] | None = None
     warnings = []
@@ -90,7 +90,7 @@ def last_digest(docs: list[Document], settings: Settings) -> tuple[str | None, d
 
 
 def _frontmatter_time(
-    doc: Document, keys: tuple[str, ...], now: dt.datetime, warn: Callable[[str], None]
+    doc: Record, keys: tuple[str, ...], now: dt.datetime, warn: Callable[[str], None]
 ) -> Candidate | None:
     for key in keys:
         value = doc.meta.get(key)
@@ -113,7 +113,7 @@ AddedTimes = Callable[[], dict[str, int]]
 
 
 def created_at(
-    doc: Document, settings: Settings, now: dt.datetime, added: AddedTimes, warn: Callable[[str], None]
+    doc: Record, settings: Settings, now: dt.datetime, added: AddedTimes, warn: Callable[[str], None]
 ) -> Candidate | None:
     """The note's creation time by the rules above; None when nothing knows it."""
     found = _frontmatter_time(doc, settings.digest.created_keys, now, warn)
@@ -128,7 +128,7 @@ def created_at(
     return None
 
 
-def excluded(doc: Document, settings: Settings) -> bool:
+def excluded(doc: Record, settings: Settings) -> bool:
     if doc.source != VAULT:
         return False
     if in_digest_dir(doc.path, settings) or digest_window(doc.meta) is not None:
@@ -145,7 +145,7 @@ def _origin(origin: str) -> str:
 
 
 def select(
-    docs: list[Document], settings: Settings, now: dt.datetime, added: AddedTimes, since: dt.datetime | None
+    docs: list[Record], settings: Settings, now: dt.datetime, added: AddedTimes, since: dt.datetime | None
 ) -> Selection:
     """The candidates in (since, now], in document order (source, path)."""
     sel = Selection(Window(since, now))

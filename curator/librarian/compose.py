@@ -17,13 +17,14 @@ from curator import output
 from curator.app import App
 from curator.embedders import base as embedders
 from curator.errors import EmbedderError, EpochMismatch
-from curator.index import catalog
+from curator.index import catalog, reading
 from curator.index import epoch as epochs
 from curator.index.reader import Opened, open_serving
 from curator.librarian import anchor as anchor_mod
 from curator.librarian import candidates as cands
 from curator.librarian import render, scoring, summary
 from curator.librarian.history import added_times
+from curator.search.legs import WEIGHTS
 from curator.vault.identity import mint
 
 
@@ -62,7 +63,7 @@ def _refuse_other_model(app: App, conn: apsw.Connection) -> None:
     from curator.index.reconcile import mismatch_message
 
     settings = app.settings()
-    serving = catalog.fingerprint(conn)
+    serving = reading.fingerprint(conn)
     wanted = epochs.fingerprint(embedders.resolve(settings), settings.index.normalisation)
     if serving["embedder"] != wanted["embedder"]:
         raise EpochMismatch(mismatch_message(serving, wanted))
@@ -78,14 +79,14 @@ def _similarity(
     conn: apsw.Connection,
     opened: Opened,
     anchor: anchor_mod.Anchor,
-    docs: list[catalog.Document],
+    docs: list[catalog.Record],
     chosen: list[cands.Candidate],
     warnings: list[str],
 ) -> tuple[str, str | None, dict[int, float] | None]:
     """(method kind, why it is not cosine, similarity by document id or None for recency)."""
     if anchor.why_not:
         return scoring.RECENCY, anchor.why_not, None
-    fp = catalog.fingerprint(conn)
+    fp = reading.fingerprint(conn)
     ids = [c.doc.id for c in chosen]
     spec = embedders.from_fingerprint(fp["embedder"], opened.base_url)
     why = None
@@ -104,13 +105,13 @@ def _similarity(
                     + ", ".join(missing[:5])
                 )
             return scoring.COSINE, None, sims
-    return scoring.BM25, why, scoring.bm25_similarities(catalog.best_bm25(conn, anchor.terms, ids))
+    return scoring.BM25, why, scoring.bm25_similarities(catalog.best_bm25(conn, anchor.terms, WEIGHTS, ids))
 
 
 def _anchor_vector(
     conn: apsw.Connection,
     anchor: anchor_mod.Anchor,
-    docs: list[catalog.Document],
+    docs: list[catalog.Record],
     spec: embedders.EmbedderSpec,
     warnings: list[str],
 ) -> list[float] | None:
@@ -131,7 +132,7 @@ def compose(app: App, opts: Options) -> Composed:
     try:
         _refuse_other_model(app, conn)
         warnings = list(opened.warnings)
-        docs = catalog.documents(conn)
+        docs = catalog.records(conn)
         last_path, since, found = cands.last_digest(docs, settings)
         warnings += found
         window = cands.Window(since, opts.now, last_path)
@@ -159,11 +160,11 @@ def compose(app: App, opts: Options) -> Composed:
             return result
         anchor = anchor_mod.load(vault, settings)
         kind, why, sims = _similarity(conn, opened, anchor, docs, sel.candidates, warnings)
-        method = scoring.Method(kind, _describe(catalog.fingerprint(conn)), opts.half_life_days, opts.k, why)
+        method = scoring.Method(kind, _describe(reading.fingerprint(conn)), opts.half_life_days, opts.k, why)
         ranked = scoring.score_all(sel.candidates, sims, opts.now, opts.half_life_days)
         terms = anchor.terms if kind != scoring.RECENCY else []
         entries = [
-            render.Entry(s, summary.choose((p[4] for p in catalog.passages(conn, s.candidate.doc.id)), terms))
+            render.Entry(s, summary.choose((p.text for p in reading.passages_of(conn, s.candidate.doc.id)), terms))
             for s in ranked[: opts.k]
         ]
     finally:
