@@ -1,4 +1,4 @@
-"""Click wiring for the write path: propose, proposals, validate, apply, reject."""
+"""Click wiring for the write path: propose, proposals, validate, apply, reject, rebase, review."""
 
 from __future__ import annotations
 
@@ -101,3 +101,13 @@ def register(cli: click.Group, json_option: Callable[..., Any], app_of: Callable
         from curator.commands import reject as cmd
 
         return cmd.run(app_of(ctx, json_), ulid, reason)
+
+    @cli.command()
+    @click.argument("ulid")
+    @json_option
+    @click.pass_context
+    def rebase(ctx: click.Context, ulid: str, json_: bool) -> int:
+        """3-way merge a drifted proposal into a new revision (the old one is superseded). Applies nothing."""
+        from curator.commands import rebase as cmd
+
+        return cmd.run(app_of(ctx, json_), ulid)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
@@ -11,9 +12,21 @@ from curator.app import App
 from curator.errors import CheckFailed
 from curator.proposals.lock import vault_lock
 
+if TYPE_CHECKING:
+    from curator.proposals.apply import Applied
+    from curator.settings import Settings
+    from curator.vault.discover import Vault
+
+
+def decide(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool = True) -> Applied:
+    """Apply under the vault lock: the one path for this command and the review UI."""
+    from curator.proposals import apply as applier
+
+    with vault_lock(vault, f"apply {ulid}"):
+        return applier.apply(vault, settings, ulid, by=by, commit=commit)
+
 
 def run(app: App, ulid: str, yes: bool, no_commit: bool) -> int:
-    from curator.proposals import apply as applier
     from curator.proposals import stage, store
     from curator.validator import validate_proposal
     from curator.validator.state import RepoState
@@ -24,17 +37,15 @@ def run(app: App, ulid: str, yes: bool, no_commit: bool) -> int:
     if not yes:
         if not sys.stdin.isatty():
             raise CheckFailed("apply needs confirmation", hint="pass --yes when not at a terminal")
+        from curator.diffview.console import print_proposal
+
         report = validate_proposal(RepoState(vault, settings), store.load(vault.root, ulid))
-        m = report.subject.manifest if report.subject else None
-        title = m.title if m else "(no readable manifest)"
-        output.line(f"{ulid}: {title}")
-        for v in report.subject.changes if report.subject else []:
-            output.line(f"  {v.change.op:6} {v.change.path}  [{v.drift or 'new'}]")
+        # The same rows and colours as the review UI's diff pane.
+        print_proposal(report, settings.producers.names)
         if not click.confirm("apply it?", default=False):
             output.line("not applied")
             return 1
-    with vault_lock(vault, f"apply {ulid}"):
-        done = applier.apply(vault, settings, ulid, by=by, commit=not no_commit)
+    done = decide(vault, settings, ulid, by=by, commit=not no_commit)
     if app.json:
         output.emit_json({"id": ulid, "applied": True, "commit": done.commit, "paths": done.paths})
     else:

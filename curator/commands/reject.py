@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from curator import output
 from curator.app import App
@@ -11,13 +12,14 @@ from curator.proposals import events as events_mod
 from curator.proposals.layout import EVENTS, PROPOSALS_DIR
 from curator.proposals.lock import vault_lock
 
+if TYPE_CHECKING:
+    from curator.vault.discover import Vault
 
-def run(app: App, ulid: str, reason: str) -> int:
-    from curator.proposals import stage
 
+def decide(vault: Vault, ulid: str, reason: str, *, by: str) -> None:
+    """Record a ``rejected`` event under the vault lock: the one path for this command and the review UI."""
     if not reason.strip():
         raise UsageError("--reason must say why")
-    vault = app.vault()
     folder = os.path.join(vault.root, PROPOSALS_DIR, ulid)
     if not os.path.isdir(folder) or os.path.islink(folder):
         raise NotFound(f"no proposal {ulid} in {PROPOSALS_DIR}/")
@@ -30,8 +32,16 @@ def run(app: App, ulid: str, reason: str) -> int:
         state = events_mod.status(evs)
         if state != "pending":
             raise CheckFailed(f"proposal {ulid} is already {state}")
-        by = f"human:{stage.default_author(vault).name}"
         events_mod.append(folder, events_mod.Event(events_mod.now_utc(), "rejected", by, reason=reason.strip()))
+
+
+def run(app: App, ulid: str, reason: str) -> int:
+    from curator.proposals import stage
+
+    if not reason.strip():
+        raise UsageError("--reason must say why")
+    vault = app.vault()
+    decide(vault, ulid, reason, by=f"human:{stage.default_author(vault).name}")
     if app.json:
         output.emit_json({"id": ulid, "rejected": True, "reason": reason.strip()})
     else:

@@ -14,6 +14,7 @@ os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from curator.proposals.layout import SCHEMA
+from curator.vault.identity import is_ulid
 
 HEX_OID = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
 
@@ -74,6 +75,15 @@ class Manifest(BaseModel):
     base: str
     """The commit the proposal was staged against."""
     changes: list[Change] = Field(min_length=1)
+    supersedes: str | None = None
+    """The proposal this one is a rebased revision of (``curator rebase``), if any."""
+
+    @field_validator("supersedes")
+    @classmethod
+    def _ulid(cls, v: str | None) -> str | None:
+        if v is not None and not is_ulid(v):
+            raise ValueError("must be the ULID of the proposal this one replaces")
+        return v
 
     @field_validator("created")
     @classmethod
@@ -95,8 +105,8 @@ class Manifest(BaseModel):
 
     def to_yaml_dict(self) -> dict[str, Any]:
         data = self.model_dump(by_alias=True, exclude_none=True)
-        ordered = {k: data[k] for k in ("schema", "id", "title", "rationale", "author", "created", "base", "changes")}
-        return ordered
+        keys = ("schema", "id", "title", "rationale", "author", "created", "base", "supersedes", "changes")
+        return {k: data[k] for k in keys if k in data}
 
 
 def parse(data: Any) -> tuple[Manifest | None, list[str]]:

@@ -59,7 +59,15 @@ def _yaml_text(manifest: Manifest) -> bytes:
 
 
 def write(
-    vault: Vault, drafts: list[Draft], *, title: str, rationale: str, author: Author, base: str, ulid: str | None = None
+    vault: Vault,
+    drafts: list[Draft],
+    *,
+    title: str,
+    rationale: str,
+    author: Author,
+    base: str,
+    ulid: str | None = None,
+    supersedes: str | None = None,
 ) -> tuple[str, str]:
     """Write a proposal into a hidden staging folder; returns (id, staging path)."""
     if not drafts:
@@ -75,6 +83,7 @@ def write(
         created=dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         base=base,
         changes=[Change(op=d.op, path=d.path, kp_id=d.kp_id, base_blob=d.base_blob) for d in drafts],
+        supersedes=supersedes,
     )
     root = os.path.join(vault.root, PROPOSALS_DIR)
     staging = os.path.join(root, f".staging-{ulid}")
