@@ -111,3 +111,11 @@ def register(cli: click.Group, json_option: Callable[..., Any], app_of: Callable
         from curator.commands import rebase as cmd
 
         return cmd.run(app_of(ctx, json_), ulid)
+
+    @cli.command()
+    @click.pass_context
+    def review(ctx: click.Context) -> int:
+        """The review UI: read each proposal's diff and findings, then apply, reject or rebase it."""
+        from curator.commands import review as cmd
+
+        return cmd.run(app_of(ctx))

@@ -1,0 +1,41 @@
+"""The review app and the factory that builds it, shared by ``curator review`` and the tests."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.app import App
+
+from curator.review.queue_screen import QueueScreen
+
+if TYPE_CHECKING:
+    from curator.app import App as CuratorApp
+    from curator.settings import Settings
+    from curator.vault.discover import Vault
+
+
+class ReviewApp(App[None]):
+    """Clear the proposal queue from the keyboard."""
+
+    TITLE = "Curator review"
+    # Quitting is a screen key (q), so a dialog that is open cannot be quit through.
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, vault: Vault, settings: Settings, *, by: str) -> None:
+        super().__init__()
+        self.vault = vault
+        self.settings = settings
+        self.by = by
+        """Who decides: recorded in each event, as ``curator apply``/``reject`` record it."""
+
+    def on_mount(self) -> None:
+        self.push_screen(QueueScreen())
+
+
+def make_app(app: CuratorApp) -> ReviewApp:
+    """The review app for the vault ``app`` resolves (``--vault``, ``CURATOR_VAULT`` or the cwd)."""
+    from curator.proposals import stage
+
+    vault = app.vault()
+    settings = app.settings()
+    return ReviewApp(vault, settings, by=f"human:{stage.default_author(vault).name}")

@@ -1,0 +1,93 @@
+"""The detail pane: rationale, author, base, files with their drift, and the validator's findings."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from curator.diffview.visible import visible
+from curator.review.entries import Entry
+
+_DRIFT = {"clean": "green", "drifted": "yellow", "conflicts": "bold red"}
+_OPS = {"create": ("+ new", "green"), "modify": ("~ mod", "cyan"), "delete": ("- del", "red")}
+
+
+def describe(entry: Entry | None) -> Text:
+    """Everything the reviewer should read before deciding, as plain-text ``Text`` (no markup)."""
+    if entry is None:
+        return Text("No proposal selected.", style="italic grey62")
+    text = Text()
+    report = entry.report
+    m = report.subject.manifest if report and report.subject else None
+    text.append(entry.title or entry.id, style="bold")
+    text.append(f"\n{entry.id}", style="grey62")
+    if entry.gone:
+        text.append("\n\nThis proposal's folder was removed while the queue was open.", style="bold red")
+        return text
+    if report is None:
+        text.append("\n\nChecking with the validator…", style="italic grey62")
+        return text
+    if m is not None:
+        text.append("\nby ", style="grey62")
+        text.append(visible(str(m.author)))
+        text.append(f" · {m.created}", style="grey62")
+        text.append(f"\nbase {m.base[:12]}", style="grey62")
+        if m.supersedes:
+            text.append(f" · revision of {m.supersedes}", style="grey62")
+    if entry.status != "pending":
+        ev = entry.event
+        text.append(f"\n\n{entry.status.upper()}", style="bold")
+        if ev is not None:
+            text.append(f" {ev.at} by {visible(ev.by)}")
+            if ev.commit:
+                text.append(f" in {ev.commit[:12]}")
+            if ev.reason:
+                text.append(f"\n{visible(ev.reason)}", style="italic")
+    if m is not None and m.rationale.strip():
+        text.append("\n\n")
+        text.append("\n".join(visible(line) for line in m.rationale.strip().splitlines()), style="italic")
+    if report.subject and report.subject.changes:
+        text.append("\n\nFiles\n", style="bold")
+        for view in report.subject.changes:
+            label, style = _OPS.get(view.change.op, (view.change.op, ""))
+            text.append(f" {label} ", style=style)
+            text.append(visible(view.change.path))
+            if view.drift:
+                text.append(f"  {view.drift}", style=_DRIFT.get(view.drift, ""))
+            text.append("\n")
+    if report.findings:
+        text.append("\nFindings\n", style="bold red")
+        for f in report.findings:
+            where = f"{visible(f.path)}:{f.line}" if f.line else visible(f.path)
+            text.append(f" {f.code} ", style="bold red")
+            text.append(where, style="underline")
+            text.append(f"\n   {visible(f.message)}\n")
+    elif entry.status == "pending":
+        text.append("\nValid", style="bold green")
+        if report.auto_applicable:
+            text.append(" · auto-applicable", style="green")
+        text.append("\n")
+    return text
+
+
+class DetailPane(VerticalScroll, can_focus=False):
+    """What a proposal is and what the validator says about it."""
+
+    DEFAULT_CSS = """
+    DetailPane {
+        border: round $primary 40%;
+        border-title-color: $text-muted;
+        padding: 0 1;
+    }
+    DetailPane > Static {
+        width: 1fr;
+    }
+    """
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        yield Static(describe(None), id="detail-text")
+
+    def show(self, entry: Entry | None) -> None:
+        self.query_one("#detail-text", Static).update(describe(entry))
+        self.scroll_home(animate=False)

@@ -1,0 +1,180 @@
+"""The diff pane: a proposal's rows drawn lazily, unified or side by side.
+
+Built on Textual's line API: only the rows on screen are turned into text, so
+a 5,000-line diff costs its first screen, not 5,000 widgets. Word highlights
+and markdown colours are worked out per visible row by ``diffview.richtext``
+(the same renderer ``curator apply`` prints with).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.geometry import Size
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from curator.diffview.model import DiffModel
+from curator.diffview.richtext import Renderer, split_rows
+
+_SEPARATOR = Segment("│", Style(color="grey35"))
+
+
+class DiffPane(ScrollView, can_focus=True):
+    """A proposal's coloured diff; ``s`` toggles split view, ``n``/``p`` jump between hunks and files."""
+
+    DEFAULT_CSS = """
+    DiffPane {
+        border: round $primary 40%;
+        border-title-color: $text-muted;
+        background: $surface;
+    }
+    DiffPane:focus {
+        border: round $primary;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "scroll_up", "Up", show=False),
+        Binding("down", "scroll_down", "Down", show=False),
+        Binding("left", "scroll_left", "Left", show=False),
+        Binding("right", "scroll_right", "Right", show=False),
+    ]
+
+    split: reactive[bool] = reactive(False)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.model: DiffModel | None = None
+        self.placeholder = "Select a proposal to see its changes."
+        self._renderer: Renderer | None = None
+        self._split_rows: list[tuple[int | None, int | None, int | None]] | None = None
+        self._split_of: dict[int, int] = {}
+        self._cache: dict[tuple[int, bool, int], list[Segment]] = {}
+
+    # --- what is shown ------------------------------------------------------------------
+
+    def show(self, model: DiffModel | None, placeholder: str = "") -> None:
+        """Show a model (None: a one-line placeholder instead)."""
+        self.model = model
+        self.placeholder = placeholder or self.placeholder
+        self._renderer = Renderer(model) if model is not None else None
+        self._split_rows = None
+        self._cache.clear()
+        self.scroll_to(0, 0, animate=False)
+        self._resize()
+
+    @property
+    def row_count(self) -> int:
+        if self.model is None:
+            return 1
+        return len(self._rows_split()) if self.split else len(self.model.rows)
+
+    def _rows_split(self) -> list[tuple[int | None, int | None, int | None]]:
+        if self._split_rows is None:
+            assert self.model is not None
+            self._split_rows = split_rows(self.model)
+            self._split_of = {}
+            for y, trio in enumerate(self._split_rows):
+                for i in trio:
+                    if i is not None:
+                        self._split_of.setdefault(i, y)
+        return self._split_rows
+
+    def _resize(self) -> None:
+        if self.model is None or self._renderer is None:
+            self.virtual_size = Size(0, 1)
+        elif self.split:
+            self.virtual_size = Size(0, self.row_count)
+        else:
+            gutter = 2 * self._renderer.width + 4
+            self.virtual_size = Size(gutter + self.model.widest + 1, self.row_count)
+        self.refresh()
+
+    def watch_split(self) -> None:
+        self._cache.clear()
+        if self.model is not None:
+            # Keep the same rows on screen across the toggle.
+            top = self._model_row_at(int(self.scroll_y), not self.split)
+            self._resize()
+            self.scroll_to(0, self._screen_row_of(top), animate=False)
+        else:
+            self._resize()
+
+    def _model_row_at(self, y: int, split: bool) -> int:
+        if not split:
+            return y
+        rows = self._rows_split()
+        if not rows:
+            return 0
+        whole, old, new = rows[min(y, len(rows) - 1)]
+        return next(i for i in (whole, old, new) if i is not None)
+
+    def _screen_row_of(self, index: int) -> int:
+        if not self.split:
+            return index
+        self._rows_split()
+        return self._split_of.get(index, 0)
+
+    # --- navigation ---------------------------------------------------------------------
+
+    def jump(self, forward: bool) -> bool:
+        """Scroll to the next (or previous) hunk or file header; False when there is none."""
+        if self.model is None:
+            return False
+        stops = [self._screen_row_of(i) for i in self.model.stops]
+        here = int(self.scroll_y)
+        targets = [y for y in stops if y > here] if forward else [y for y in stops if y < here]
+        if not targets:
+            return False
+        self.scroll_to(0, targets[0] if forward else targets[-1], animate=False)
+        return True
+
+    # --- drawing ------------------------------------------------------------------------
+
+    def _segments(self, y: int, width: int) -> list[Segment]:
+        key = (y, self.split, width if self.split else 0)
+        found = self._cache.get(key)
+        if found is not None:
+            return found
+        renderer = self._renderer
+        assert renderer is not None
+        console = self.app.console
+        if not self.split:
+            text = renderer.unified(y)
+        else:
+            whole, old, new = self._rows_split()[y]
+            if whole is not None:
+                text = renderer.unified(whole)
+            else:
+                half = max(10, (width - 1) // 2)
+                text = renderer.half(old, half, old_side=True)
+                text.append_text(Text("│", style="grey35"))
+                text.append_text(renderer.half(new, width - half - 1, old_side=False))
+        segments = list(text.render(console))
+        if len(self._cache) > 2000:
+            self._cache.clear()
+        self._cache[key] = segments
+        return segments
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        row = scroll_y + y
+        width = self.scrollable_content_region.width
+        if self.model is None:
+            if y == 0:
+                return Strip([Segment(f" {self.placeholder}", Style(color="grey62", italic=True))]).crop_extend(
+                    0, width, None
+                )
+            return Strip.blank(width)
+        if row >= self.row_count:
+            return Strip.blank(width)
+        strip = Strip(self._segments(row, width))
+        if self.split:
+            return strip.crop_extend(0, width, None)
+        return strip.crop_extend(scroll_x, scroll_x + width, None)

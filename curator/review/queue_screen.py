@@ -1,0 +1,470 @@
+"""The review screen: queue, detail and diff; the keys; the workers that check and decide.
+
+Nothing that reads the repository runs on the UI thread: the queue is
+validated by one worker, the highlighted proposal's pre-flight by another,
+and decisions by a third, each through the same functions the CLI uses
+(``commands.apply.decide``, ``commands.reject.decide``, ``proposals.rebase``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+from textual.worker import get_current_worker
+
+from curator.diffview.model import DiffModel, build
+from curator.diffview.visible import visible
+from curator.errors import CuratorError
+from curator.review import entries as entries_mod
+from curator.review.confirm import ConfirmScreen
+from curator.review.detail import DetailPane
+from curator.review.diff_pane import DiffPane
+from curator.review.entries import Entry
+from curator.review.help import HelpScreen
+from curator.review.preview import PreviewScreen
+from curator.review.queue_table import QueueTable
+from curator.review.status_line import StatusLine
+
+if TYPE_CHECKING:
+    from curator.review.app import ReviewApp
+    from curator.validator import ProposalReport
+
+EMPTY = """No proposals are waiting for review.
+
+Proposals arrive in .kp/proposals/ when an agent calls kp_propose over MCP, when the
+librarian runs `curator digest`, or when you stage your own edits with `curator propose`.
+This screen fills in as soon as one is there: press d to see decided proposals, q to quit."""
+
+# Reports are handed to the UI thread in batches, so a queue of 500 repaints a few times, not 500.
+BATCH = 25
+
+
+class QueueScreen(Screen[None]):
+    DEFAULT_CSS = """
+    QueueScreen #queue {
+        height: 35%;
+        min-height: 6;
+    }
+    QueueScreen #lower {
+        height: 1fr;
+    }
+    QueueScreen #detail {
+        width: 38%;
+        min-width: 28;
+    }
+    QueueScreen #diff {
+        width: 1fr;
+    }
+    QueueScreen #empty {
+        height: 1fr;
+        padding: 1 2;
+        color: $text-muted;
+        display: none;
+    }
+    QueueScreen.-empty #empty {
+        display: block;
+    }
+    QueueScreen.-empty #lower {
+        display: none;
+    }
+    QueueScreen #filter {
+        display: none;
+        height: 3;
+    }
+    QueueScreen #filter.-shown {
+        display: block;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "apply", "Apply"),
+        Binding("r", "reject", "Reject"),
+        Binding("b", "rebase", "Rebase"),
+        Binding("s", "split", "Split"),
+        Binding("n", "jump(True)", "Next hunk"),
+        Binding("p", "jump(False)", "Prev", show=False),
+        Binding("slash", "filter", "Filter"),
+        Binding("e", "preview", "View file"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "app.quit", "Quit"),
+        Binding("j", "move(1)", "Down", show=False),
+        Binding("k", "move(-1)", "Up", show=False),
+        Binding("d", "toggle_decided", "Decided", show=False),
+        Binding("o", "sort", "Sort", show=False),
+        Binding("space,pagedown", "page(1)", "Page down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("escape", "clear_filter", "Clear filter", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.checking: set[str] = set()
+        self.models: dict[str, DiffModel] = {}
+
+    @property
+    def review(self) -> ReviewApp:
+        from curator.review.app import ReviewApp
+
+        assert isinstance(self.app, ReviewApp)
+        return self.app
+
+    def compose(self) -> ComposeResult:
+        yield QueueTable(id="queue")
+        yield Static(Text(EMPTY), id="empty")
+        with Horizontal(id="lower"):
+            yield DetailPane(id="detail")
+            yield DiffPane(id="diff")
+        yield Input(
+            placeholder="filter: words in the title, author, verdict or drift (Enter keeps, Esc clears)", id="filter"
+        )
+        yield StatusLine(id="status")
+        yield Footer()
+
+    @property
+    def queue(self) -> QueueTable:
+        return self.query_one(QueueTable)
+
+    @property
+    def diff(self) -> DiffPane:
+        return self.query_one(DiffPane)
+
+    def on_mount(self) -> None:
+        self.query_one(DetailPane).border_title = "Proposal"
+        self.diff.border_title = "Changes"
+        self.queue.focus()
+        self.load_queue()
+
+    # --- loading and checking (workers) -------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="queue")
+    def load_queue(self, select: str | None = None) -> None:
+        """List the queue at once, then validate every proposal in the background."""
+        review = self.review
+        ids = entries_mod.list_ids(review.vault)
+        worker = get_current_worker()
+        self.app.call_from_thread(self._listed, ids, select)
+        batch: list[ProposalReport] = []
+        for report in entries_mod.check_all(review.vault, review.settings, ids):
+            if worker.is_cancelled:
+                return
+            batch.append(report)
+            if len(batch) >= BATCH:
+                self.app.call_from_thread(self._checked, batch)
+                batch = []
+        if batch and not worker.is_cancelled:
+            self.app.call_from_thread(self._checked, batch)
+
+    def _listed(self, ids: list[str], select: str | None) -> None:
+        queue = self.queue
+        known = queue.entries
+        for gone in set(known) - set(ids):
+            known[gone].gone = True
+        for ulid in ids:
+            if ulid not in known:
+                known[ulid] = Entry(ulid, created=entries_mod.created_from_ulid(ulid))
+        queue.rebuild(keep=select)
+        self._empty_state()
+
+    def _checked(self, reports: list[ProposalReport]) -> None:
+        queue = self.queue
+        rebuild = False
+        for report in reports:
+            entry = queue.entries.get(report.id) or Entry(report.id)
+            before = entry.status
+            entries_mod.fill(entry, report)
+            if entry.status != before:
+                rebuild = True
+            queue.update_entry(entry)
+            if report.id == queue.chosen and report.id not in self.checking:
+                self._show(entry)
+        if rebuild:
+            queue.rebuild()
+        self._empty_state()
+
+    def _empty_state(self) -> None:
+        self.set_class(not self.queue.row_count, "-empty")
+
+    @work(thread=True, exclusive=True, group="preflight")
+    def preflight(self, ulid: str) -> None:
+        """The validator and the drift check for the highlighted proposal, and its diff rows."""
+        review = self.review
+        report = entries_mod.check(review.vault, review.settings, ulid)
+        model = build(report.subject.changes, review.settings.producers.names) if report.subject else None
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._preflight_done, ulid, report, model)
+
+    def _preflight_done(self, ulid: str, report: ProposalReport, model: DiffModel | None) -> None:
+        self.checking.discard(ulid)
+        entry = self.queue.entries.get(ulid) or Entry(ulid)
+        entries_mod.fill(entry, report)
+        self.queue.update_entry(entry)
+        if model is not None:
+            self.models[ulid] = model
+        if ulid == self.queue.chosen:
+            self._show(entry)
+
+    # --- showing the highlighted proposal -----------------------------------------------
+
+    def current(self) -> Entry | None:
+        ulid = self.queue.chosen
+        return self.queue.entries.get(ulid) if ulid else None
+
+    def on_queue_table_chosen(self, message: QueueTable.Chosen) -> None:
+        entry = self.queue.entries.get(message.ulid) if message.ulid else None
+        if entry is None:
+            self._show(None)
+            return
+        self.checking.add(entry.id)
+        self._show(entry)
+        self.preflight(entry.id)
+
+    def _show(self, entry: Entry | None) -> None:
+        checking = entry is not None and entry.id in self.checking
+        self.query_one(DetailPane).show(entry)
+        self.query_one(StatusLine).show(entry, checking)
+        diff = self.diff
+        if entry is None:
+            diff.show(None, "No proposal selected.")
+        elif entry.gone:
+            diff.show(None, "The proposal's folder is gone.")
+        elif entry.id in self.models and not checking:
+            model = self.models[entry.id]
+            if diff.model is not model:
+                diff.show(model)
+        else:
+            diff.show(None, "Checking…")
+        self.refresh_bindings()
+
+    # --- keys ---------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        entry = self.current()
+        if action == "apply":
+            return True if entry is not None and entry.apply_blocker is None else None
+        if action == "reject":
+            return True if entry is not None and entry.status == "pending" and not entry.gone else None
+        if action == "rebase":
+            return True if entry is not None and entry.rebase_blocker is None else None
+        if action in ("preview", "split", "jump"):
+            return True if entry is not None else None
+        return True
+
+    def action_move(self, step: int) -> None:
+        if step > 0:
+            self.queue.action_cursor_down()
+        else:
+            self.queue.action_cursor_up()
+
+    def action_page(self, step: int) -> None:
+        if step > 0:
+            self.diff.scroll_page_down(animate=False)
+        else:
+            self.diff.scroll_page_up(animate=False)
+
+    def action_split(self) -> None:
+        self.diff.split = not self.diff.split
+
+    def action_jump(self, forward: bool) -> None:
+        if not self.diff.jump(forward):
+            self.notify("No more hunks that way.", timeout=2)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    def action_sort(self) -> None:
+        self.queue.cycle_sort()
+
+    def action_toggle_decided(self) -> None:
+        self.queue.show_decided = not self.queue.show_decided
+        self.queue.rebuild()
+        self._empty_state()
+
+    def action_filter(self) -> None:
+        box = self.query_one("#filter", Input)
+        box.add_class("-shown")
+        box.focus()
+
+    def action_clear_filter(self) -> None:
+        box = self.query_one("#filter", Input)
+        if box.has_class("-shown") or self.queue.query_text:
+            box.value = ""
+            box.remove_class("-shown")
+            self.queue.query_text = ""
+            self.queue.rebuild()
+            self.queue.focus()
+            self._empty_state()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "filter":
+            self.queue.query_text = event.value.strip()
+            self.queue.rebuild()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "filter":
+            event.input.remove_class("-shown")
+            self.queue.focus()
+
+    def action_preview(self) -> None:
+        entry = self.current()
+        model = self.models.get(entry.id) if entry else None
+        if entry is None or entry.report is None or entry.report.subject is None or model is None:
+            return
+        rows = model.rows
+        top = rows[min(int(self.diff.scroll_y), len(rows) - 1)].file if rows and not self.diff.split else 0
+        changes = entry.report.subject.changes
+        if not changes:
+            return
+        view = changes[min(top, len(changes) - 1)]
+        path = visible(view.change.path)
+        if view.change.op == "delete":
+            self.app.push_screen(PreviewScreen(path, None, "The proposal deletes this file."))
+        else:
+            text = view.post_text
+            note = "" if text is not None else "Not shown: the proposed file cannot be worked out or is not text."
+            self.app.push_screen(PreviewScreen(path, text, note))
+
+    # --- decisions ----------------------------------------------------------------------
+
+    def _files(self, entry: Entry) -> Text:
+        text = Text()
+        subject = entry.report.subject if entry.report else None
+        for view in subject.changes if subject else []:
+            text.append(f"  {view.change.op:6} ", style="bold")
+            text.append(visible(view.change.path))
+            if view.drift:
+                text.append(f"  [{view.drift}]")
+            text.append("\n")
+        return text
+
+    def action_apply(self) -> None:
+        entry = self.current()
+        if entry is None or entry.apply_blocker is not None:
+            return
+        body = Text("Curator checks it again, applies it to the work tree and commits exactly these files:\n\n")
+        body.append_text(self._files(entry))
+        body.append("\nYour own staged and unstaged work stays as it is.")
+        ulid = entry.id
+
+        def done(answer: str | None) -> None:
+            if answer is not None:
+                self.decide_apply(ulid)
+
+        self.app.push_screen(ConfirmScreen(f"Apply “{entry.title}”?", body, verb="Apply"), done)
+
+    def action_reject(self) -> None:
+        entry = self.current()
+        if entry is None or entry.status != "pending" or entry.gone:
+            return
+        body = Text("The vault stays as it is; a rejected event records your reason.\n\n")
+        body.append_text(self._files(entry))
+        ulid = entry.id
+
+        def done(reason: str | None) -> None:
+            if reason:
+                self.decide_reject(ulid, reason)
+
+        self.app.push_screen(ConfirmScreen(f"Reject “{entry.title}”?", body, verb="Reject", ask_reason=True), done)
+
+    def action_rebase(self) -> None:
+        entry = self.current()
+        if entry is None or entry.rebase_blocker is not None:
+            return
+        body = Text(
+            "A 3-way merge of the proposal's base, its change and the files as they are now becomes a new "
+            "revision (a new proposal) that waits here for review. This one is marked superseded. "
+            "Nothing is applied.\n\n"
+        )
+        body.append_text(self._files(entry))
+        ulid = entry.id
+
+        def done(answer: str | None) -> None:
+            if answer is not None:
+                self.decide_rebase(ulid)
+
+        self.app.push_screen(ConfirmScreen(f"Rebase “{entry.title}”?", body, verb="Rebase"), done)
+
+    @work(thread=True, exclusive=True, group="decide")
+    def decide_apply(self, ulid: str) -> None:
+        from curator.commands import apply as apply_cmd
+
+        review = self.review
+        try:
+            done = apply_cmd.decide(entries_mod.fresh(review.vault), review.settings, ulid, by=review.by)
+        except CuratorError as e:
+            self.app.call_from_thread(self._failed, ulid, f"Not applied: {e}")
+            return
+        where = f"committed {done.commit[:12]}" if done.commit else "applied"
+        self.app.call_from_thread(self._decided, ulid, f"Applied: {where}.", True)
+
+    @work(thread=True, exclusive=True, group="decide")
+    def decide_reject(self, ulid: str, reason: str) -> None:
+        from curator.commands import reject as reject_cmd
+
+        review = self.review
+        try:
+            reject_cmd.decide(entries_mod.fresh(review.vault), ulid, reason, by=review.by)
+        except CuratorError as e:
+            self.app.call_from_thread(self._failed, ulid, f"Not rejected: {e}")
+            return
+        self.app.call_from_thread(self._decided, ulid, "Rejected.", False)
+
+    @work(thread=True, exclusive=True, group="decide")
+    def decide_rebase(self, ulid: str) -> None:
+        from curator.proposals import rebase as rebaser
+        from curator.proposals.lock import vault_lock
+
+        review = self.review
+        vault = entries_mod.fresh(review.vault)
+        try:
+            with vault_lock(vault, f"rebase {ulid}"):
+                done = rebaser.rebase(vault, review.settings, ulid, by=review.by)
+        except CuratorError as e:
+            self.app.call_from_thread(self._failed, ulid, f"Not rebased: {e}")
+            return
+        if done.conflicts:
+            lines = "\n".join(f"{visible(c.path)}: {c.message}" for c in done.conflicts)
+            self.app.call_from_thread(self._failed, ulid, f"The 3-way merge conflicts; nothing was staged.\n{lines}")
+        elif done.nothing_to_do:
+            self.app.call_from_thread(self._failed, ulid, f"Nothing to rebase: {done.nothing_to_do}.")
+        elif done.report is not None and not done.report.ok:
+            first = done.report.findings[0]
+            self.app.call_from_thread(
+                self._failed,
+                ulid,
+                f"The merged revision is rejected ({first.code} {visible(first.path)}); nothing was staged.",
+            )
+        else:
+            self.app.call_from_thread(self._rebased, ulid, done.new)
+
+    def _failed(self, ulid: str, message: str) -> None:
+        self.notify(message, severity="error", timeout=10)
+        # The proposal or the vault may have changed: show what is true now.
+        if ulid == self.queue.chosen:
+            self.checking.add(ulid)
+            self._show(self.current())
+            self.preflight(ulid)
+
+    def _decided(self, ulid: str, message: str, vault_changed: bool) -> None:
+        self.notify(message, timeout=5)
+        queue = self.queue
+        queue.decided_here.add(ulid)
+        following = queue.next_pending(ulid)
+        self.models.pop(ulid, None)
+        # Re-read the queue: the decided one shows its event, and after an apply every other
+        # proposal's drift is checked again against the vault as it now is.
+        self.load_queue(select=following or ulid)
+        if following is None and not vault_changed:
+            self.preflight(ulid)
+
+    def _rebased(self, old: str, new: str | None) -> None:
+        self.notify(f"New revision {new} staged for review; {old} is superseded.", timeout=8)
+        self.queue.decided_here.add(old)
+        self.models.pop(old, None)
+        self.load_queue(select=new)
