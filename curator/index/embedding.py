@@ -68,6 +68,24 @@ def _embed_batch(
     result.embedded += len(batch)
 
 
+def _secrets(conn: apsw.Connection, doc_ids: set[int]) -> dict[int, list[str]]:
+    """Kinds of secret in each passage of these documents, each note scanned whole: a passage
+    inside a private key block is withheld although the ``BEGIN`` line is in another passage."""
+    from curator.leaks import find_secrets, secrets_by_span
+
+    found: dict[int, list[str]] = {}
+    for doc_id in sorted(doc_ids):
+        rows = conn.execute(
+            "SELECT id, start_line, end_line, breadcrumb, text FROM passages WHERE doc_id = ? ORDER BY seq", (doc_id,)
+        ).fetchall()
+        kinds = secrets_by_span([(start, end, text) for _, start, end, _, text in rows])
+        for (pid, _s, _e, crumb, _t), passage_kinds in zip(rows, kinds, strict=True):
+            every = sorted({*passage_kinds, *find_secrets(crumb)})
+            if every:
+                found[pid] = every
+    return found
+
+
 def embed_pending(
     conn: apsw.Connection, embedder: Embedder, batch_size: int, progress: Callable[[int], None] | None = None
 ) -> EmbedResult:
@@ -75,8 +93,6 @@ def embed_pending(
     if not db.has_vectors(conn):
         return result
     scan = embedder.remote
-    if scan:
-        from curator.embedders.leaks import find_secrets
     last_id = 0
     calls0, tokens0 = embedder.usage()
     try:
@@ -89,9 +105,10 @@ def embed_pending(
                 break
             last_id = rows[-1][0]
             todo = []
+            secrets = _secrets(conn, {doc_id for _, doc_id, _, _ in rows}) if scan else {}
             with conn:
                 for pid, doc_id, crumb, text in rows:
-                    kinds = find_secrets(f"{crumb}\n{text}") if scan else []
+                    kinds = secrets.get(pid, [])
                     if kinds:
                         conn.execute(
                             "UPDATE passages SET vec = ?, note = ? WHERE id = ?", (VEC_SECRET, ", ".join(kinds), pid)

@@ -18,6 +18,14 @@ from curator.search.snippet import snippet
 MODES = ("hybrid", "lexical", "vector")
 
 
+class QueryWithheld(EmbedderError):
+    """The query carries a secret: it is not sent to the remote embedder."""
+
+    def __init__(self, kinds: list[str]) -> None:
+        super().__init__(f"the query carries a secret ({', '.join(kinds)}) and was not sent to the remote embedder")
+        self.kinds = kinds
+
+
 @dataclass
 class Hit:
     passage_id: int
@@ -87,6 +95,14 @@ class Searcher:
     def embed_query(self, text: str) -> bytes:
         if self._embedder is None:
             self._embedder = embedders.create(self.spec, few=True)
+        if self._embedder.remote:
+            # A query is egress too: one carrying a secret is not sent (SPEC §6).
+            from curator.leaks import find_secrets
+
+            kinds = find_secrets(text)
+            if kinds:
+                reading.record_withheld_query(self.conn, kinds)
+                raise QueryWithheld(kinds)
         return self._embedder.embed([text])[0]
 
     def search(
@@ -140,7 +156,8 @@ class Searcher:
                 try:
                     ran.append(legs_mod.vector(self.conn, self.embed_query(query), filters, depth))
                 except EmbedderError as e:
-                    result.warnings.append(f"embedder unavailable ({e}); lexical results only")
+                    why = str(e) if isinstance(e, QueryWithheld) else f"embedder unavailable ({e})"
+                    result.warnings.append(f"{why}; lexical results only")
                     if mode == "vector":
                         ran.append(legs_mod.lexical(self.conn, query, filters, depth))
                     result.mode = "lexical"

@@ -1,0 +1,83 @@
+"""Nothing that looks like a secret reaches a remote embedder: passages, whole notes and queries.
+
+Tried against a real OpenAI-compatible server on loopback; each of these left the machine
+before the scanner was one module that scans whole lines and whole notes.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import GitVault, note
+from tests.embedders.fakeserver import EmbeddingServer
+
+LONG_LINE = "filler " * 700 + "and the key AKIAIOSFODNN7EXAMPLE at the end"
+KEY_BODY = [
+    "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi1Z4pCkBZl1ul6Rr5Yq8Qn2Hc4",
+    "Xk9Lw2Vb7Nq5Rt3Ys1Pz8Jm6Hf4Dc2Ba0Zx9Wv7Ut5Sr3Qp1On8Ml6Kj4Ih2Gf0",
+    "Ed9Cb7Az5Yx3Wv1Ut8Sr6Qp4On2Ml0Kj8Ih6Gf4Ed2Cb0Az9Yx7Wv5Ut3Sr1Qp8",
+]
+SECRETS = {
+    "notes/google.md": "Maps key AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI in the app config.\n",
+    "notes/hf.md": "Pull with hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567 when needed.\n",
+    "notes/npm.md": "Publish token npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 (rotate it).\n",
+    "notes/long.md": LONG_LINE + "\n",
+    # A pasted private key whose body spans passages: the heading splits it.
+    "notes/pem.md": "-----BEGIN RSA PRIVATE KEY-----\n"
+    + "\n".join(KEY_BODY[:2])
+    + "\n\n## Rest of the key\n\n"
+    + KEY_BODY[2]
+    + "\n-----END RSA PRIVATE KEY-----\n",
+}
+NEEDLES = ("AIzaSy", "hf_AbCd", "npm_AbCd", "AKIAIOSFODNN7EXAMPLE", *(line[:24] for line in KEY_BODY))
+
+
+@pytest.fixture
+def remote(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    with EmbeddingServer(dims=8) as srv:
+        monkeypatch.setenv("CURATOR_EMBEDDER", "openai")
+        monkeypatch.setenv("CURATOR_EMBED_BASE_URL", f"http://127.0.0.1:{srv.port}/v1")
+        monkeypatch.setenv("CURATOR_EMBED_MODEL", "text-embedding-x")
+        monkeypatch.setenv("CURATOR_EMBED_DIMS", "8")
+        yield srv
+
+
+def test_no_secret_leaves_through_passages(vault: GitVault, cli, remote: EmbeddingServer) -> None:
+    for i, (path, body) in enumerate(SECRETS.items()):
+        vault.write(path, note(f"kp:01J00000000000000000SEC{i:03d}", path, body))
+    vault.commit("secrets")
+    r = cli("--vault", vault.root, "--json", "index")
+    assert r.code == 0, r
+    sent = "\n".join(remote.texts)
+    assert "Alpha links to" in sent  # clean notes are still embedded
+    leaked = [n for n in NEEDLES if n in sent]
+    assert leaked == []
+    status = json.loads(cli("--vault", vault.root, "--json", "status").out)
+    kinds = status["withheld"]["passages"]
+    for kind in ("Google API Key", "Hugging Face Token", "npm Token", "AWS Access Key", "Private Key"):
+        assert kinds.get(kind, 0) >= 1, (kind, kinds)
+    assert "AKIA" not in json.dumps(status) and "AIza" not in json.dumps(status)
+    text = cli("--vault", vault.root, "status").out
+    assert "withheld" in text and "Private Key" in text
+    # Search still works on the unredacted index.
+    hits = json.loads(cli("--vault", vault.root, "--json", "search", "AKIAIOSFODNN7EXAMPLE", "--mode", "lexical").out)
+    assert [h["path"] for h in hits["hits"]] == ["notes/long.md"]
+
+
+def test_a_query_with_a_secret_is_not_sent(vault: GitVault, cli, remote: EmbeddingServer) -> None:
+    assert cli("--vault", vault.root, "index").code == 0
+    before = len(remote.requests)
+    r = cli("--vault", vault.root, "--json", "search", "why does ghp_0123456789abcdefghijABCDEFGHIJ012345 fail")
+    assert r.code == 0, r
+    assert len(remote.requests) == before
+    data = json.loads(r.out)
+    assert data["mode"] == "lexical" and any("not sent" in w for w in data["warnings"])
+    status = json.loads(cli("--vault", vault.root, "--json", "status").out)
+    assert status["withheld"]["queries"] == {"GitHub Token": 1, "High-entropy String": 1} or status["withheld"][
+        "queries"
+    ].get("GitHub Token")
+    assert "ghp_" not in json.dumps(status)
+    clean = cli("--vault", vault.root, "--json", "search", "alpha links")
+    assert clean.code == 0 and len(remote.requests) == before + 1
