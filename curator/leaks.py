@@ -221,9 +221,8 @@ def redact_lines(lines: list[str], context: str, first: int) -> tuple[list[str],
     return [redact_line(line, by_line[i]) if i in by_line else line for i, line in enumerate(lines)], sorted(kinds)
 
 
-def secrets_by_span(spans: list[tuple[int, int, str]]) -> list[list[str]]:
-    """Kinds found in each of a note's passages, given as (start_line, end_line, text), scanned as one
-    note: a passage inside a key block whose ``BEGIN`` line is in another passage is caught."""
+def _numbered(spans: list[tuple[int, int, str]]) -> tuple[int, list[str]]:
+    """A note rebuilt from its passages, (start_line, end_line, text): (first line number, lines)."""
     lines: dict[int, list[str]] = {}
     for start, end, text in spans:
         parts = text.split("\n")
@@ -233,8 +232,30 @@ def secrets_by_span(spans: list[tuple[int, int, str]]) -> list[list[str]]:
         else:  # a long line split at sentences: the pieces share the line number
             lines.setdefault(start, []).append(" ".join(parts))
     if not lines:
-        return [[] for _ in spans]
+        return 1, []
     first, last = min(lines), max(lines)
-    numbered = [" ".join(lines.get(n, [])) for n in range(first, last + 1)]
+    return first, [" ".join(lines.get(n, [])) for n in range(first, last + 1)]
+
+
+def secrets_by_span(spans: list[tuple[int, int, str]]) -> list[list[str]]:
+    """Kinds found in each of a note's passages, given as (start_line, end_line, text), scanned as one
+    note: a passage inside a key block whose ``BEGIN`` line is in another passage is caught."""
+    first, numbered = _numbered(spans)
     found = scan("\n".join(numbered))
     return [sorted({k.kind for k in found if start - first <= k.line <= end - first}) for start, end, _ in spans]
+
+
+def redact_passage(spans: list[tuple[int, int, str]], index: int) -> tuple[str, list[str]]:
+    """Passage ``index`` of a note given as passages, redacted with the whole note in view."""
+    first, numbered = _numbered(spans)
+    start, end, text = spans[index]
+    blocks = {n + first for a, b in _key_blocks(numbered) for n in range(a, b + 1)}
+    parts = text.split("\n")
+    kinds: set[str] = set()
+    if blocks and len(parts) == end - start + 1:
+        for i in range(len(parts)):
+            if start + i in blocks:
+                parts[i] = f"[REDACTED: {PRIVATE_KEY}]"
+                kinds.add(PRIVATE_KEY)
+    clean, more = redact("\n".join(parts))
+    return clean, sorted(kinds | set(more))

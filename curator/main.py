@@ -106,6 +106,18 @@ def hooks_install(ctx: click.Context, force: bool, json_: bool) -> int:
     return cmd.run(_app(ctx, json_), force)
 
 
+@cli.command()
+@click.option("--http", is_flag=True, help="Serve streamable HTTP on 127.0.0.1 instead of stdio.")
+@click.option("--port", type=int, default=8765, show_default=True, help="The HTTP port (with --http).")
+@click.option("--author", default="mcp", show_default=True, help="The agent name proposals are recorded under.")
+@click.pass_context
+def mcp(ctx: click.Context, http: bool, port: int, author: str) -> int:
+    """Serve the vault to agents over MCP: search, read, relate, index card, propose."""
+    from curator.commands import mcp as cmd
+
+    return cmd.run(_app(ctx), http, port, author)
+
+
 from curator.main_index import register as _register_index  # noqa: E402
 from curator.main_librarian import register as _register_librarian  # noqa: E402
 from curator.main_proposals import register as _register_proposals  # noqa: E402

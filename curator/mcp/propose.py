@@ -1,0 +1,287 @@
+"""``kp_propose``: an agent's changes staged as a proposal, through the same code as ``curator propose``.
+
+Each change names the blob the agent read (``kp_read`` returns it) and carries either
+the file's full new content (the server computes the diff against that blob) or a
+unified diff. Nothing is written before every path has passed the validator's path
+checks, and a proposal the validator rejects is discarded whole: the only thing an
+accepted proposal adds besides its folder under ``.kp/proposals/`` is the git blob of
+the note as the agent read it, when that version was never committed (the proposal's
+``base_blob`` must be readable by every later validation).
+
+**A stale blob is rejected with the drift** (KP005): when the note changed since the
+agent read it, the call says so, names both blobs, and nothing is staged. The agent
+reads the note again and redoes its change on the current text; a person never has
+to rebase an agent's proposal that was stale before it was staged.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from curator.errors import GitLocked, UsageError
+from curator.proposals import diff as diff_mod
+from curator.proposals import sources, stage
+from curator.proposals.hunks import HunkConflict
+from curator.proposals.hunks import apply as apply_hunks
+from curator.proposals.manifest import Author
+from curator.settings import Settings
+from curator.validator.finding import Finding
+from curator.validator.state import RepoState
+from curator.vault.discover import Vault
+
+LOCK_WAIT = 30.0
+"""Seconds a proposal waits for another writer (another server, a CLI command) to finish."""
+MAX_CHANGES = 100
+_in_process = threading.Lock()
+
+
+@dataclass
+class ChangeIn:
+    op: str
+    path: str
+    blob: str | None = None
+    content: str | None = None
+    diff: str | None = None
+
+
+@dataclass
+class Outcome:
+    id: str
+    staged: bool
+    findings: list[Finding] = field(default_factory=list)
+    auto_applicable: bool = False
+    minted: list[str] = field(default_factory=list)
+    drift: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        fixes = sorted({f"{f.path}: {f.message}" for f in self.findings})
+        return {
+            "id": self.id,
+            "verdict": "valid" if self.staged else "rejected",
+            "staged": self.staged,
+            "auto_applicable": self.auto_applicable,
+            "findings": [f.to_json() for f in self.findings],
+            "what_to_fix": fixes,
+            "minted": self.minted,
+            "next": (
+                f"A person reviews it (curator review) and applies it (curator apply {self.id}); "
+                f"kp_proposal('{self.id}') shows its status."
+                if self.staged
+                else "Nothing was staged and nothing was written. Fix each finding and call kp_propose again."
+            ),
+        }
+
+
+class _State(RepoState):
+    """The repository as the validator sees it, plus the blobs the agent read but git never stored."""
+
+    def __init__(self, vault: Vault, settings: Settings, read_blobs: dict[str, bytes]) -> None:
+        super().__init__(vault, settings)
+        self.read_blobs = read_blobs
+
+    def blob(self, oid: str) -> bytes | None:
+        return self.read_blobs.get(oid) or super().blob(oid)
+
+
+def _path_findings(vault: Vault, settings: Settings, changes: list[ChangeIn]) -> list[Finding]:
+    """The validator's path rules, before anything is written: a path that climbs out, goes
+    into .git/, .kp/ or a producer's folder, or through a symlink never reaches the disk."""
+    from curator.validator.rules.paths import escape_reason, is_curator_path
+    from curator.vault.globs import matches
+
+    state = RepoState(vault, settings)
+    found = []
+    for c in changes:
+        reason = escape_reason(c.path)
+        if reason:
+            found.append(Finding("KP002", c.path, f"{reason}; a proposal may only write inside the vault"))
+            continue
+        through = state.symlink_on_path(c.path)
+        if through:
+            found.append(Finding("KP002", c.path, f"the path goes through the symlink {through}; use the real path"))
+        elif is_curator_path(c.path):
+            found.append(Finding("KP007", c.path, "touches .kp/ (proposals and config); agents may not change it"))
+        elif matches(c.path, settings.producers.paths):
+            found.append(Finding("KP003", c.path, "owned by a producer (producers.paths); it would be overwritten"))
+        elif not matches(c.path, settings.notes.include):
+            found.append(Finding("KP010", c.path, "not a note (outside notes.include); proposals write notes only"))
+    return found
+
+
+def _read_current(vault: Vault, path: str) -> bytes | None:
+    try:
+        fd = os.open(vault.abspath(path), os.O_RDONLY | os.O_NOFOLLOW)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    with os.fdopen(fd, "rb") as f:
+        return f.read()
+
+
+def _draft(vault: Vault, c: ChangeIn, minted: list[str], read_blobs: dict[str, bytes]) -> stage.Draft | Finding:
+    from curator.index.documents import git_blob_id
+
+    if c.op == "create":
+        if c.content is None:
+            return Finding("KP001", c.path, "a create needs the note's full content in `content`")
+        content, kp_id = sources.with_kp_id(c.content.encode("utf-8"), minted, c.path)
+        return stage.Draft("create", c.path, content=content, kp_id=kp_id)
+    if not c.blob:
+        return Finding("KP005", c.path, f"a {c.op} needs `blob`: the blob kp_read returned for this note")
+    current = _read_current(vault, c.path)
+    if current is None:
+        return Finding("KP005", c.path, "the note does not exist in the vault (any more); kp_read it or create it")
+    now = git_blob_id(current)
+    if now != c.blob:
+        return Finding(
+            "KP005",
+            c.path,
+            f"the note changed since you read it (you read blob {c.blob[:12]}, it is now {now[:12]}); "
+            "kp_read it again and redo the change on its current text",
+        )
+    read_blobs[now] = current
+    if c.op == "delete":
+        return stage.Draft("delete", c.path, base_blob=now, diff=sources.unified(c.path, current, None))
+    if c.content is not None and c.diff is not None:
+        return Finding("KP001", c.path, "give either `content` (the whole new note) or `diff`, not both")
+    if c.content is not None:
+        new = c.content.encode("utf-8")
+        if new == current:
+            return Finding("KP001", c.path, "the new content is the same as the note; leave it out of the proposal")
+        return stage.Draft("modify", c.path, base_blob=now, diff=sources.unified(c.path, current, new))
+    if c.diff is None:
+        return Finding("KP001", c.path, "a modify needs `content` (the whole new note) or `diff` (a unified diff)")
+    return _from_diff(c, current, now)
+
+
+def _from_diff(c: ChangeIn, current: bytes, blob: str) -> stage.Draft | Finding:
+    text = c.diff or ""
+    if not text.startswith(("---", "diff --git")):
+        text = f"--- a/{c.path}\n+++ b/{c.path}\n{text}"
+    try:
+        sections = diff_mod.parse(text if text.endswith("\n") else text + "\n")
+    except diff_mod.DiffError as e:
+        return Finding("KP001", c.path, f"the diff cannot be read: {e}")
+    if len(sections) != 1 or sections[0].path != c.path or sections[0].op != "modify":
+        return Finding("KP001", c.path, f"the diff must change {c.path} alone (one file, no create or delete)")
+    try:
+        apply_hunks(current.decode("utf-8"), sections[0].hunks)
+    except (HunkConflict, UnicodeDecodeError) as e:
+        why = e.message if isinstance(e, HunkConflict) else "the note is not UTF-8"
+        return Finding(
+            "KP005", c.path, f"the diff does not apply to the blob you read: {why}", getattr(e, "line", None)
+        )
+    body = sections[0].text if sections[0].text.endswith("\n") else sections[0].text + "\n"
+    return stage.Draft("modify", c.path, base_blob=blob, diff=body)
+
+
+def _locked(vault: Vault) -> Any:
+    """The vault's writer lock, waited for (another server or a CLI command may hold it)."""
+    from curator.proposals.lock import vault_lock
+
+    deadline = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            lock = vault_lock(vault, "kp_propose")
+            lock.__enter__()
+            return lock
+        except GitLocked:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def propose(
+    vault: Vault, settings: Settings, title: str, rationale: str, changes: list[ChangeIn], author: Author
+) -> Outcome:
+    from curator.validator import validate_proposal
+    from curator.vault.identity import new_ulid
+
+    title, rationale = title.strip(), rationale.strip()
+    if not title or any(ord(ch) < 32 or ord(ch) == 127 for ch in title):
+        raise UsageError("the title must be one line of text, without control characters")
+    if not rationale:
+        raise UsageError("the rationale is empty: say why the change is right, for the person who reviews it")
+    if not changes or len(changes) > MAX_CHANGES:
+        raise UsageError(f"give between 1 and {MAX_CHANGES} changes")
+    ulid = new_ulid()
+    bad_paths = _path_findings(vault, settings, changes)
+    if bad_paths:
+        return Outcome(ulid, False, bad_paths)
+    with _in_process:
+        lock = _locked(vault)
+        try:
+            return _stage(vault, settings, ulid, title, rationale, changes, author, validate_proposal)
+        finally:
+            lock.__exit__(None, None, None)
+
+
+def _stage(
+    vault: Vault,
+    settings: Settings,
+    ulid: str,
+    title: str,
+    rationale: str,
+    changes: list[ChangeIn],
+    author: Author,
+    validate: Any,
+) -> Outcome:
+    minted: list[str] = []
+    read_blobs: dict[str, bytes] = {}
+    drafts: list[stage.Draft] = []
+    problems: list[Finding] = []
+    for c in changes:
+        got = _draft(vault, c, minted, read_blobs)
+        (problems if isinstance(got, Finding) else drafts).append(got)  # type: ignore[arg-type]
+    if problems:
+        return Outcome(ulid, False, sorted(problems, key=lambda f: f.sort_key()), minted=minted)
+    base = stage.head_commit(vault)
+    _id, staging = stage.write(vault, drafts, title=title, rationale=rationale, author=author, base=base, ulid=ulid)
+    try:
+        report = validate(_State(vault, settings, read_blobs), stage.load_staging(vault, staging, ulid))
+        if not report.ok:
+            stage.discard(staging)
+            return Outcome(ulid, False, report.findings, minted=minted)
+        for blob_id, data in read_blobs.items():
+            if _State(vault, settings, {}).blob(blob_id) is None:
+                vault.repo.create_blob(data)
+        stage.publish(vault, ulid, staging)
+    except BaseException:
+        stage.discard(staging)
+        raise
+    return Outcome(ulid, True, [], report.auto_applicable, minted, report.drift)
+
+
+def proposal_status(vault: Vault, settings: Settings, ulid: str) -> dict[str, Any]:
+    from curator.errors import NotFound
+    from curator.proposals import store
+    from curator.validator import validate_proposal
+    from curator.vault.identity import is_ulid
+
+    if not is_ulid(ulid):
+        raise UsageError(f"{ulid!r} is not a proposal id (a ULID, as kp_propose returned it)")
+    if ulid not in store.list_ids(vault.root):
+        raise NotFound(f"no proposal {ulid} in .kp/proposals/ (a rejected proposal is never staged)")
+    report = validate_proposal(RepoState(vault, settings), store.load(vault.root, ulid))
+    m = report.subject.manifest if report.subject else None
+    return {
+        "id": ulid,
+        "title": m.title if m else None,
+        "author": str(m.author) if m else None,
+        "created": m.created if m else None,
+        "status": report.status,
+        "verdict": "valid" if report.ok else "rejected",
+        "auto_applicable": report.auto_applicable,
+        "drift": report.drift,
+        "changes": [
+            {"op": v.change.op, "path": v.change.path} for v in (report.subject.changes if report.subject else [])
+        ],
+        "events": [
+            {k: v for k, v in vars(e).items() if v is not None}
+            for e in (report.subject.events if report.subject else [])
+        ],
+        "findings": [f.to_json() for f in report.findings],
+    }

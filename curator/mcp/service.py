@@ -1,0 +1,215 @@
+"""What each MCP tool does, without the SDK: read the index, frame, redact, answer.
+
+Every answer is a pair: the text an agent reads (vault text framed as quoted data)
+and the same facts as structured content. Both pass through one ``Redactor``.
+The service keeps one connection to the serving epoch (reopened when a rebuild
+swaps the epoch) and one ``Searcher``, so the query embedder loads once.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from curator.app import App
+from curator.errors import UsageError
+from curator.mcp.frame import NOTICE, Redactor, quote, quote_snippet, quote_text
+
+MAX_K = 100
+
+
+@dataclass
+class Answer:
+    text: str
+    data: dict[str, Any]
+
+
+class Service:
+    def __init__(self, app: App, author: str = "mcp") -> None:
+        self.app = app
+        self.vault = app.vault()
+        self.settings = app.settings()
+        self.author = author
+        self._lock = threading.Lock()
+        self._opened: Any = None
+        self._searcher: Any = None
+
+    # -- the serving epoch -------------------------------------------------------------
+
+    def _reader(self) -> Any:
+        """The open serving epoch, reopened when ``CURRENT`` names another one."""
+        from curator.index import epoch as epochs
+        from curator.index.reader import open_serving
+        from curator.search.engine import Searcher
+
+        serving = epochs.serving(self.app.index_dir())
+        if self._opened is None or serving is None or serving.name != self._opened.epoch.name:
+            if self._opened is not None:
+                self._opened.conn.close()
+            # Never reconcile inside a tool call: the background loop does (server.py).
+            self._opened = open_serving(self.app, refresh=False)
+            self._searcher = Searcher(self._opened.conn, self._opened.epoch.id, self._opened.base_url)
+        return self._opened
+
+    def close(self) -> None:
+        with self._lock:
+            if self._opened is not None:
+                self._opened.conn.close()
+                self._opened = None
+
+    # -- tools -----------------------------------------------------------------------
+
+    def search(
+        self, query: str, k: int = 10, mode: str = "hybrid", tags: list[str] | None = None, path: str | None = None
+    ) -> Answer:
+        from curator.index import reading
+        from curator.leaks import redact_passage
+        from curator.search.filters import Filters
+        from curator.search.snippet import snippet
+
+        if not 1 <= k <= MAX_K:
+            raise UsageError(f"k must be between 1 and {MAX_K}, not {k}")
+        if not query.strip():
+            raise UsageError("the query is empty: give words to search for")
+        filters = Filters(tuple(tags or ()), path or None)
+        red = Redactor()
+        with self._lock:
+            opened = self._reader()
+            result = self._searcher.search(query, k=k, mode=mode, filters=filters)
+            hits, blocks = [], []
+            for n, hit in enumerate(result.hits, start=1):
+                p = reading.passage(opened.conn, hit.passage_id)
+                text = hit.snippet
+                if p is not None:
+                    siblings = reading.passages_of(opened.conn, p.doc_id)
+                    spans = [(q.start_line, q.end_line, q.text) for q in siblings]
+                    index = next((i for i, q in enumerate(siblings) if q.id == p.id), 0)
+                    clean, kinds = redact_passage(spans, index)
+                    red.removed.update(kinds)
+                    text = snippet(clean, query)
+                data = {**hit.to_json(), "snippet": text}
+                hits.append(red.tree(data))
+                head = f"{n}. {data['cite']}  score {data['score']}"
+                blocks.append(head + "\n" + quote_snippet(hit.path, hit.start_line, hit.end_line, data["snippet"]))
+            warnings = list(opened.warnings) + list(result.warnings)
+        data = {
+            "notice": NOTICE,
+            "query": red.text(query),
+            "mode": result.mode,
+            "epoch": result.epoch,
+            "hits": hits,
+            "warnings": warnings,
+            "redacted": red.summary(),
+        }
+        if not hits:
+            text = f"No matches for {data['query']!r}."
+        else:
+            text = (
+                f"{len(hits)} hit(s) for {data['query']!r} ({result.mode}). Each cites path:start-end; "
+                "kp_read the path for the whole note.\n" + NOTICE + "\n\n" + "\n\n".join(blocks)
+            )
+        return Answer(text + "".join(f"\nwarning: {w}" for w in warnings) + red.note(), data)
+
+    def read(self, ref: str, page: int = 1) -> Answer:
+        from curator.index import refs
+
+        if page < 1:
+            raise UsageError("page starts at 1")
+        with self._lock:
+            try:
+                conn = self._reader().conn
+            except Exception:  # no index yet: paths still resolve
+                conn = None
+            path = refs.resolve(self.vault, self.settings, ref, conn)
+        got = refs.read_page(self.vault, path, page)
+        red = Redactor()
+        lines = red.lines(got.lines, got.text, got.start_line - 1)
+        data = red.tree(got.to_json() | {"lines": [{"n": got.start_line + i, "text": t} for i, t in enumerate(lines)]})
+        data["blob"] = got.blob  # a change token, not vault text; kp_propose needs it exactly
+        data["notice"] = NOTICE
+        data["redacted"] = red.summary()
+        more = f" Next: kp_read(ref, page={got.page + 1})." if got.page < got.pages else ""
+        head = (
+            f"{got.path} (kp_id {data['kp_id'] or 'none'}), page {got.page} of {got.pages}, lines "
+            f"{got.start_line}-{got.end_line}; blob {got.blob} (pass it to kp_propose to change this note).{more}\n"
+            + NOTICE
+        )
+        body = quote(got.path, got.start_line, lines, kp_id=data["kp_id"], blob=got.blob)
+        return Answer(head + "\n" + body + red.note(), data)
+
+    def relate(self, ref: str) -> Answer:
+        import dataclasses
+
+        from curator.errors import NotFound
+        from curator.index import reading, refs
+
+        with self._lock:
+            conn = self._reader().conn
+            path = refs.resolve(self.vault, self.settings, ref, conn)
+            rel = reading.relations(conn, path)
+        if rel is None:
+            raise NotFound(f"{path} is not in the index yet; it is reconciled within a minute")
+        red = Redactor()
+        data = red.tree(dataclasses.asdict(rel))
+        data["notice"] = NOTICE
+        data["redacted"] = red.summary()
+        rows = [f"{data['path']} — {data['title']}"]
+        for key, label in (("links", "links to"), ("backlinks", "linked from")):
+            rows.append(f"{label} ({len(data[key])}):")
+            rows += [f"  {n['path']} — {n['title']} (line {n['line']})" for n in data[key]]
+        rows.append(f"unresolved links ({len(data['unresolved'])}):")
+        rows += [f"  line {u['line']}: [[{u['target']}]]" for u in data["unresolved"]]
+        rows.append(f"neighbours ({len(data['neighbours'])}):")
+        rows += [f"  {n['path']} — {n['title']} ({n['shared']} shared links)" for n in data["neighbours"]]
+        text = NOTICE + "\n" + quote_text(f"links of {data['path']}", "\n".join(rows))
+        return Answer(text + red.note(), data)
+
+    def index_card(self, limit: int = 4096) -> Answer:
+        from curator.mcp import card
+
+        with self._lock:
+            opened = self._reader()
+            facts = card.facts(opened.conn, opened.epoch.id)
+        red = Redactor()
+        facts = red.tree(facts)
+
+        def wrap(body: str) -> str:
+            return NOTICE + "\n" + quote_text("index card", body)
+
+        facts, text = card.fit(facts, limit, wrap)
+        facts["notice"] = NOTICE
+        facts["redacted"] = red.summary()
+        return Answer(text, facts)
+
+    def propose(self, title: str, rationale: str, changes: list[dict[str, Any]]) -> Answer:
+        from curator.mcp import propose as prop
+        from curator.proposals.manifest import Author
+
+        parsed = [prop.ChangeIn(**c) for c in changes]
+        outcome = prop.propose(
+            self.vault, self.settings, title, rationale, parsed, Author(kind="agent", name=self.author)
+        )
+        data = outcome.to_json()
+        if outcome.staged:
+            verdict = "valid, auto-applicable" if outcome.auto_applicable else "valid"
+            text = f"Proposal {outcome.id}: {verdict}; staged in .kp/proposals/{outcome.id}/ for review. {data['next']}"
+        else:
+            lines = [
+                f"  {f['code']} {f['path']}{':' + str(f['line']) if 'line' in f else ''}: {f['message']}"
+                for f in data["findings"]
+            ]
+            text = f"Proposal rejected: {data['next']}\n" + "\n".join(lines)
+        for m in outcome.minted:
+            text += f"\nminted kp_id: {m}"
+        red = Redactor()
+        return Answer(red.text(text) + red.note(), red.tree(data))
+
+    def proposal(self, ulid: str) -> Answer:
+        from curator.mcp.propose import proposal_status
+
+        red = Redactor()
+        data = red.tree(proposal_status(self.vault, self.settings, ulid.strip()))
+        text = json.dumps(data, ensure_ascii=False, indent=2)
+        return Answer(text + red.note(), data)
