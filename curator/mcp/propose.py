@@ -158,9 +158,12 @@ def _draft(vault: Vault, c: ChangeIn, minted: list[str], read_blobs: dict[str, b
 
 
 def _from_diff(c: ChangeIn, current: bytes, blob: str) -> stage.Draft | Finding:
+    # Agents write hunks, plain `diff -u` output or git diffs: all become one git-style section.
     text = c.diff or ""
     if not text.startswith(("---", "diff --git")):
         text = f"--- a/{c.path}\n+++ b/{c.path}\n{text}"
+    if not text.startswith("diff --git"):
+        text = f"diff --git a/{c.path} b/{c.path}\n{text}"
     try:
         sections = diff_mod.parse(text if text.endswith("\n") else text + "\n")
     except diff_mod.DiffError as e:

@@ -1,0 +1,71 @@
+"""The one leak scanner: what it finds, what it leaves alone, and how it redacts."""
+
+from __future__ import annotations
+
+import pytest
+
+from curator import leaks
+
+KEYS = {
+    "AWS Access Key": "key AKIAIOSFODNN7EXAMPLE here",
+    "GitHub Token": "ghp_0123456789abcdefghijABCDEFGHIJ012345",
+    "Google API Key": "AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI",
+    "Hugging Face Token": "hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567",
+    "npm Token": "npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+    "Slack Token": "xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx",
+    "Password in URL": "postgres://admin:hunter2secret@db.example.org/app",
+    "Assigned Secret": "api_key = 9f8e7d6c5b4a39281706",
+    "High-entropy String": "q8Zr2LmX7vPk4Tn9Wb3Yc6Hd1Jf5Gs0A",
+}
+CLEAN = [
+    "commit 3f9a1c0e8d7b6a5f4e3d2c1b0a9f8e7d6c5b4a39 fixed it",
+    "kp_id: kp:01M2HG3KW0N0GDH7KZP7PMFH67",
+    "getUserNameFromDatabaseConnection and writeAheadLogCheckpoint2 are identifiers",
+    "See https://example.org/docs/retrieval/chunking-strategies-for-long-documents",
+    "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;",
+    "Dates like 2026-11-29T10:00:00Z and versions like 3.45.1 are fine.",
+]
+
+
+@pytest.mark.parametrize(("kind", "line"), KEYS.items())
+def test_each_kind_is_found_and_redacted_by_name(kind: str, line: str) -> None:
+    assert kind in leaks.find_secrets(line)
+    clean, kinds = leaks.redact(line)
+    assert kind in kinds and "REDACTED: " in clean and kind in clean
+    assert line.split()[-1] not in clean or kind == "AWS Access Key"
+
+
+@pytest.mark.parametrize("line", CLEAN)
+def test_ordinary_text_is_left_alone(line: str) -> None:
+    assert leaks.find_secrets(line) == []
+    assert leaks.redact(line) == (line, [])
+
+
+def test_a_secret_past_the_4000th_character_is_found() -> None:
+    line = "x " * 3000 + "AKIAIOSFODNN7EXAMPLE"
+    assert "AWS Access Key" in leaks.find_secrets(line)
+    assert "AKIA" not in leaks.redact(line)[0]
+
+
+def test_a_key_block_is_redacted_whole_and_seen_across_passages() -> None:
+    body = ["MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi1Z4pCkBZl1ul6Rr5Yq8Qn2Hc4", "short tail=="]
+    text = "\n".join(
+        ["intro", "-----BEGIN OPENSSH PRIVATE KEY-----", *body, "-----END OPENSSH PRIVATE KEY-----", "after"]
+    )
+    clean, kinds = leaks.redact(text)
+    assert kinds == ["Private Key"] or "Private Key" in kinds
+    assert clean.split("\n")[0] == "intro" and clean.split("\n")[-1] == "after"
+    assert not any(b in clean for b in body)
+    # The same note as passages: the body's passage holds no BEGIN line, and is still caught.
+    spans = [
+        (1, 2, "intro\n-----BEGIN OPENSSH PRIVATE KEY-----"),
+        (3, 4, "\n".join(body)),
+        (5, 6, "-----END OPENSSH PRIVATE KEY-----\nafter"),
+        (8, 8, "clean"),
+    ]
+    found = leaks.secrets_by_span(spans)
+    assert [bool(k) for k in found] == [True, True, True, False]
+    redacted, _ = leaks.redact_passage(spans, 1)
+    assert "short tail" not in redacted and "MIIE" not in redacted
+    page, _ = leaks.redact_lines(["short tail=="], text, 3)
+    assert page == ["[REDACTED: Private Key]"]
