@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from curator.app import App
-from curator.errors import UsageError
+from curator.errors import CuratorError, UsageError
 from curator.mcp.frame import NOTICE, Redactor, quote, quote_snippet, quote_text
 
 MAX_K = 100
@@ -120,7 +120,7 @@ class Service:
         with self._lock:
             try:
                 conn = self._reader().conn
-            except Exception:  # no index yet: paths still resolve
+            except CuratorError:  # no index (yet): paths still resolve
                 conn = None
             path = refs.resolve(self.vault, self.settings, ref, conn)
         got = refs.read_page(self.vault, path, page)

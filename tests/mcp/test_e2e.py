@@ -87,11 +87,15 @@ def _smoke(vault: GitVault, http: bool) -> None:
     assert path not in changed and "locking-summary" not in changed and pid not in changed, changed
 
 
-def test_stdio_smoke(example_vault: GitVault) -> None:
+# The hashing embedder keeps these runs to seconds; the real model's query path has its own tests,
+# and benchmarks/mcp_latency.py runs this server with it.
+def test_stdio_smoke(example_vault: GitVault, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CURATOR_EMBEDDER", "fake")
     _smoke(example_vault, http=False)
 
 
-def test_http_smoke(example_vault: GitVault) -> None:
+def test_http_smoke(example_vault: GitVault, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CURATOR_EMBEDDER", "fake")
     _smoke(example_vault, http=True)
 
 
