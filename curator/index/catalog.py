@@ -82,9 +82,9 @@ def passage_vectors(conn: apsw.Connection, doc_ids: Iterable[int]) -> dict[int, 
     out: dict[int, list[bytes]] = {}
     if not wanted or not db.has_vectors(conn):
         return out
-    # A vec0 table reads fastest as one scan; a few documents are quicker looked up one by one.
     total = conn.execute("SELECT count(*) FROM documents").fetchone()[0] or 1
     if len(wanted) * 8 < total:
+        # A few documents: looked up one by one through the passages index.
         for doc_id in sorted(wanted):
             rows = conn.execute(
                 "SELECT v.embedding FROM passages p JOIN passages_vec v ON v.rowid = p.id "
@@ -94,19 +94,15 @@ def passage_vectors(conn: apsw.Connection, doc_ids: Iterable[int]) -> dict[int, 
             if rows:
                 out[doc_id] = [r[0] for r in rows]
         return out
-    owner = {
-        pid: (doc_id, seq)
-        for pid, doc_id, seq in conn.execute("SELECT id, doc_id, seq FROM passages WHERE vec = ?", (VEC_DONE,))
-        if doc_id in wanted
-    }
-    found: dict[int, list[tuple[int, bytes]]] = {}
-    for pid, emb in conn.execute("SELECT rowid, embedding FROM passages_vec"):
-        where = owner.get(pid)
-        if where is not None:
-            found.setdefault(where[0], []).append((where[1], emb))
-    for doc_id, items in found.items():
-        items.sort(key=lambda item: item[0])
-        out[doc_id] = [emb for _, emb in items]
+    # Many: one pass over every passage with a vector, in id order, which the writer hands
+    # out in passage order within a document (so nothing is sorted).
+    for doc_id, emb in conn.execute(
+        "SELECT p.doc_id, v.embedding FROM passages p JOIN passages_vec v ON v.rowid = p.id "
+        "WHERE p.vec = ? ORDER BY p.id",
+        (VEC_DONE,),
+    ):
+        if doc_id in wanted:
+            out.setdefault(doc_id, []).append(emb)
     return out
 
 

@@ -162,7 +162,7 @@ def compose(app: App, opts: Options) -> Composed:
         kind, why, sims = _similarity(conn, opened, anchor, docs, sel.candidates, warnings)
         method = scoring.Method(kind, _describe(reading.fingerprint(conn)), opts.half_life_days, opts.k, why)
         ranked = scoring.score_all(sel.candidates, sims, opts.now, opts.half_life_days)
-        terms = anchor.terms if kind != scoring.RECENCY else []
+        terms = summary.terms(anchor.body) if kind != scoring.RECENCY else set()
         entries = [
             render.Entry(s, summary.choose((p.text for p in reading.passages_of(conn, s.candidate.doc.id)), terms))
             for s in ranked[: opts.k]

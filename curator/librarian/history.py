@@ -2,9 +2,9 @@
 
 A note without a ``created`` date was created by the commit that added it. Asking
 git file by file (``git log --diff-filter=A -- PATH``) walks the whole history once
-per note; instead the history is walked once, oldest commit first, and every tree
-diff read for the paths it adds, renames and deletes. The result is kept in the
-index directory with the commit it describes, so the next run walks only the
+per note; instead the history is walked once, oldest commit first, each commit's
+tree compared with its first parent's for the paths it adds, moves and deletes.
+The result is kept in the index directory with the commit it describes, so the next run walks only the
 commits made since (or walks again when history was rewritten).
 """
 
@@ -22,8 +22,6 @@ from curator.vault.discover import Vault
 
 CACHE_NAME = "librarian-history.json"
 CACHE_VERSION = 1
-_ADDED = pygit2.enums.DeltaStatus.ADDED
-_DELETED = pygit2.enums.DeltaStatus.DELETED
 _RENAMED = pygit2.enums.DeltaStatus.RENAMED
 
 
@@ -58,34 +56,121 @@ def _save(cache: str | None, h: History) -> None:
         write_atomic(cache, json.dumps(data, sort_keys=True).encode("utf-8"))
 
 
-def _diff(repo: pygit2.Repository, commit: pygit2.Commit) -> pygit2.Diff:
-    if commit.parent_ids:
-        # The first parent only: a merge adds what its other side added, and that
-        # side's own commits were walked before it.
+Entries = dict[str, tuple[pygit2.Oid, str]]
+"""A tree's entries: name → (object id, type)."""
+
+
+class _Trees:
+    """Tree entries by tree id, the last few kept: a commit's parent trees are mostly the
+    trees the previous commit just read."""
+
+    def __init__(self, repo: pygit2.Repository, keep: int = 256) -> None:
+        self.repo = repo
+        self.keep = keep
+        self.cache: dict[pygit2.Oid, Entries] = {}
+
+    def entries(self, tree_id: pygit2.Oid) -> Entries:
+        found = self.cache.get(tree_id)
+        if found is None:
+            found = {str(e.name): (e.id, e.type_str) for e in self.repo[tree_id].peel(pygit2.Tree)}
+            if len(self.cache) >= self.keep:
+                del self.cache[next(iter(self.cache))]
+            self.cache[tree_id] = found
+        return found
+
+    def files(self, tree_id: pygit2.Oid, prefix: str, into: dict[str, pygit2.Oid]) -> None:
+        for name, (oid, kind) in self.entries(tree_id).items():
+            if kind == "blob":
+                into[prefix + name] = oid
+            elif kind == "tree":
+                self.files(oid, f"{prefix}{name}/", into)
+
+    def changes(self, old: pygit2.Oid | None, new: pygit2.Oid) -> tuple[dict[str, pygit2.Oid], dict[str, pygit2.Oid]]:
+        """(added, deleted) files between two root trees, descending only where they differ.
+
+        Measured on the powershell-docs history (3,112 one-file commits): libgit2's
+        tree-to-tree diff takes about 4.7 ms a commit once the tree is full, this about
+        0.3 ms, because it compares entry ids level by level and never lists an
+        unchanged folder.
+        """
+        added: dict[str, pygit2.Oid] = {}
+        deleted: dict[str, pygit2.Oid] = {}
+        stack: list[tuple[pygit2.Oid | None, pygit2.Oid, str]] = [(old, new, "")]
+        while stack:
+            a, b, prefix = stack.pop()
+            before = self.entries(a) if a is not None else {}
+            after = self.entries(b)
+            for name, (oid, kind) in after.items():
+                was = before.get(name)
+                if was is not None and was[0] == oid:
+                    continue
+                path = prefix + name
+                if was is not None and was[1] == kind == "tree":
+                    stack.append((was[0], oid, path + "/"))
+                elif was is not None and was[1] == kind == "blob":
+                    continue  # modified
+                else:
+                    if was is not None:
+                        self._gone(was, path, deleted)
+                    self._gone((oid, kind), path, added)
+            for name in before.keys() - after.keys():
+                self._gone(before[name], prefix + name, deleted)
+        return added, deleted
+
+    def _gone(self, entry: tuple[pygit2.Oid, str], path: str, into: dict[str, pygit2.Oid]) -> None:
+        oid, kind = entry
+        if kind == "blob":
+            into[path] = oid
+        elif kind == "tree":
+            self.files(oid, path + "/", into)
+
+
+def _renames(
+    repo: pygit2.Repository, commit: pygit2.Commit, added: dict[str, pygit2.Oid], deleted: dict[str, pygit2.Oid]
+) -> list[tuple[str, str]]:
+    """(old, new) paths moved in this commit: same bytes first, then git's similarity rules."""
+    moves = []
+    by_blob: dict[pygit2.Oid, list[str]] = {}
+    for path, oid in sorted(deleted.items()):
+        by_blob.setdefault(oid, []).append(path)
+    for path, oid in sorted(added.items()):
+        if by_blob.get(oid):
+            moves.append((by_blob[oid].pop(0), path))
+    moved_from = {old for old, _ in moves}
+    moved_to = {new for _, new in moves}
+    if set(deleted) - moved_from and set(added) - moved_to:
+        # A note moved and edited in one commit: libgit2's rename detection, for this commit only.
         parent = repo[commit.parent_ids[0]].peel(pygit2.Tree)
-        return parent.diff_to_tree(commit.tree)
-    return commit.tree.diff_to_tree(swap=True)
+        diff = parent.diff_to_tree(commit.tree)
+        diff.find_similar()
+        for d in diff.deltas:
+            if d.status == _RENAMED and d.new_file.path not in moved_to:
+                moves.append((d.old_file.path, d.new_file.path))
+    return moves
 
 
-def _walk(repo: pygit2.Repository, head: pygit2.Oid, hide: str | None, added: dict[str, int]) -> int:
+def _walk(repo: pygit2.Repository, head: pygit2.Oid, hide: str | None, times: dict[str, int]) -> int:
     walker = repo.walk(head, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE)
     if hide is not None:
         walker.hide(pygit2.Oid(hex=hide))
+    trees = _Trees(repo)
     walked = 0
     for commit in walker:
         walked += 1
         when = int(commit.author.time)
-        diff = _diff(repo, commit)
-        statuses = {d.status for d in diff.deltas}
-        if _ADDED in statuses and _DELETED in statuses:
-            diff.find_similar()  # a moved note keeps the time it was created
-        for d in diff.deltas:
-            if d.status == _ADDED:
-                added.setdefault(d.new_file.path, when)
-            elif d.status == _DELETED:
-                added.pop(d.old_file.path, None)
-            elif d.status == _RENAMED:
-                added.setdefault(d.new_file.path, added.pop(d.old_file.path, when))
+        # The first parent only: a merge adds what its other side added, and that
+        # side's own commits were walked before it.
+        parent = repo[commit.parent_ids[0]].peel(pygit2.Commit).tree_id if commit.parent_ids else None
+        added, deleted = trees.changes(parent, commit.tree_id)
+        moves = _renames(repo, commit, added, deleted) if added and deleted and parent is not None else []
+        for old, new in moves:
+            times.setdefault(new, times.pop(old, when))
+            added.pop(new, None)
+            deleted.pop(old, None)
+        for path in deleted:
+            times.pop(path, None)
+        for path in added:
+            times.setdefault(path, when)
     return walked
 
 

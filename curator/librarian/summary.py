@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from fractions import Fraction
 
-from curator.index.normalise import query_terms
+from curator.index.normalise import STOPWORDS
 from curator.vault.markdown import code_flags, heading
 
 MAX_CHARS = 300
@@ -98,6 +98,11 @@ def _cut(s: str) -> str:
     return (head[:space] if space > MAX_CHARS // 2 else head).rstrip() + "…"
 
 
+def terms(text: str) -> set[str]:
+    """The words a sentence and now.md are compared by: casefolded, stopwords out."""
+    return {w for w in _WORD.findall(text.casefold()) if w not in STOPWORDS}
+
+
 def choose(texts: Iterable[str], anchor_terms: Iterable[str]) -> str | None:
     """The summary sentence of a note whose passages' texts are ``texts``; None when it has no prose."""
     wanted = set(anchor_terms)
@@ -113,9 +118,9 @@ def choose(texts: Iterable[str], anchor_terms: Iterable[str]) -> str | None:
     best, best_value = pool[0], Fraction(-1)
     if wanted:
         for s in pool:
-            terms = set(query_terms(s))
-            overlap = len(terms & wanted)
-            value = Fraction(overlap * overlap, len(terms)) if terms else Fraction(0)
+            mine = terms(s)
+            overlap = len(mine & wanted)
+            value = Fraction(overlap * overlap, len(mine)) if mine else Fraction(0)
             if value > best_value:
                 best, best_value = s, value
     return best if len(best) <= MAX_CHARS else _cut(best)

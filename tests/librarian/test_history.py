@@ -99,3 +99,19 @@ def test_a_shallow_clone_is_flagged(history_vault: GitVault, tmp_path: Path) -> 
 def test_a_repository_without_commits(tmp_path: Path) -> None:
     v = make_git_vault(tmp_path / "empty")
     assert added_times(find_vault(str(v.root)), None).added == {}
+
+
+def test_a_note_moved_and_edited_in_one_commit_keeps_its_creation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    v = make_git_vault(tmp_path / "v")
+    body = "".join(f"Line {n} of a note long enough for git to see it as the same file.\n" for n in range(20))
+    v.write("inbox/idea.md", "# Idea\n" + body)
+    v.write("other.md", "# Other\n")
+    _commit_at(v, T1, monkeypatch)
+    (v.root / "inbox" / "idea.md").unlink()
+    v.write("projects/idea.md", "# Idea, filed\n" + body)
+    v.write("fresh.md", "# Fresh\n")
+    _commit_at(v, T2, monkeypatch)
+    h = added_times(find_vault(str(v.root)), None)
+    assert h.added == {"projects/idea.md": E1, "other.md": E1, "fresh.md": E2}
