@@ -12,6 +12,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import posixpath
 import types
 import typing
 from dataclasses import dataclass, field
@@ -174,6 +175,12 @@ def _semantic_checks(s: Settings) -> None:
         )
     if s.embedder.batch_size < 1:
         raise ConfigError("embedder.batch_size must be at least 1")
+    folder = s.notes.digest_dir.rstrip("/")
+    outside = folder.startswith("/") or folder.split("/")[0] in ("..", ".", ".kp", ".git")
+    if not folder or outside or posixpath.normpath(folder) != folder:
+        raise ConfigError(
+            f"notes.digest_dir is {s.notes.digest_dir!r}", hint="a folder inside the vault, such as digests"
+        )
     if s.digest.k < 1:
         raise ConfigError("digest.k must be at least 1")
     if not s.digest.half_life_days > 0:

@@ -110,31 +110,31 @@ def run(
         ulid, report = deliver.stage_digest(
             vault, settings, path, composed.text.encode("utf-8"), composed.kp_id, composed.title, rationale
         )
-        data.update(
-            {
-                "status": "staged",
-                "id": ulid,
-                "path": path,
-                "kp_id": composed.kp_id,
-                "auto_applicable": report.auto_applicable,
-            }
-        )
-        verdict = "valid, auto-applicable" if report.auto_applicable else "valid"
-        lines.append(f"{ulid}: {verdict} — staged in .kp/proposals/{ulid}/ (creates {path})")
-        code = 0
-        if auto_apply:
-            if report.auto_applicable:
-                from curator.proposals import apply as applier
+    data.update(
+        {
+            "status": "staged",
+            "id": ulid,
+            "path": path,
+            "kp_id": composed.kp_id,
+            "auto_applicable": report.auto_applicable,
+        }
+    )
+    verdict = "valid, auto-applicable" if report.auto_applicable else "valid"
+    lines.append(f"{ulid}: {verdict} — staged in .kp/proposals/{ulid}/ (creates {path})")
+    code = 0
+    if auto_apply and report.auto_applicable:
+        # The same decision as `curator apply`: re-validated under the lock, one commit.
+        from curator.commands.apply import decide
 
-                done = applier.apply(vault, settings, ulid, by=deliver.BY)
-                data.update({"applied": True, "commit": done.commit})
-                lines.append(f"{ulid}: applied and committed {str(done.commit)[:12]}: {path}")
-            else:
-                data["applied"] = False
-                lines.append(f"{ulid}: not auto-applicable, so not applied: it waits for review")
-                code = EXIT_FAILED
-        else:
-            lines.append(f"next: curator apply {ulid} (or curator review)")
+        done = decide(vault, settings, ulid, by=deliver.BY)
+        data.update({"applied": True, "commit": done.commit})
+        lines.append(f"{ulid}: applied and committed {str(done.commit)[:12]}: {path}")
+    elif auto_apply:
+        data["applied"] = False
+        lines.append(f"{ulid}: not auto-applicable, so not applied: it waits for review")
+        code = EXIT_FAILED
+    else:
+        lines.append(f"next: curator apply {ulid} (or curator review)")
     _report(app, data, lines)
     return code
 

@@ -12,6 +12,7 @@ not news) and producer-owned paths are never candidates.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from curator.index.db import VAULT
 from curator.librarian import dates
 from curator.settings import Settings
 from curator.vault.globs import matches
+from curator.vault.note import NotANote, parse
 
 DIGEST_KEY = "digest"
 """The frontmatter mapping that marks a digest note and records its window."""
@@ -64,26 +66,41 @@ def digest_window(meta: dict[str, Any]) -> tuple[dt.datetime | None, dt.datetime
     digest = meta.get(DIGEST_KEY)
     if not isinstance(digest, dict) or not isinstance(digest.get("window"), dict):
         return None
-    until = dates.from_text(digest["window"].get("until"))
+    window = digest["window"]
+    until = dates.from_text(None if window.get("until") is None else str(window["until"]))
     if until is None:
         return None
-    return dates.from_text(digest["window"].get("since")), until
+    return dates.from_text(None if window.get("since") is None else str(window["since"])), until
 
 
-def last_digest(docs: list[Record], settings: Settings) -> tuple[str | None, dt.datetime | None, list[str]]:
-    """The newest digest note in the digest folder: (path, its window's end, warnings)."""
+def last_digest(root: str, settings: Settings) -> tuple[str | None, dt.datetime | None, list[str]]:
+    """The newest digest note in the digest folder: (path, its window's end, warnings).
+
+    Read from the files, not the index: a digest folder the index leaves out (a hidden
+    one, an excluded one) still closes the window.
+    """
+    folder = settings.notes.digest_dir.strip("/")
     best: tuple[dt.datetime, str] | None = None
     warnings = []
-    for doc in docs:
-        if doc.source != VAULT or not in_digest_dir(doc.path, settings):
-            continue
-        window = digest_window(doc.meta)
-        if window is None:
-            if DIGEST_KEY in doc.meta:
-                warnings.append(f"{doc.path}: its digest window cannot be read; it does not count as the last digest")
-            continue
-        if best is None or (window[1], doc.path) > best:
-            best = (window[1], doc.path)
+    for dirpath, dirnames, filenames in os.walk(os.path.join(root, *folder.split("/"))):
+        dirnames.sort()
+        for name in sorted(filenames):
+            full = os.path.join(dirpath, name)
+            path = os.path.relpath(full, root).replace(os.sep, "/")
+            if os.path.islink(full) or not matches(path, settings.notes.include):
+                continue
+            try:
+                with open(full, "rb") as f:
+                    meta = parse(path, f.read(settings.notes.max_bytes)).meta
+            except (OSError, NotANote):
+                continue
+            window = digest_window(meta)
+            if window is None:
+                if DIGEST_KEY in meta:
+                    warnings.append(f"{path}: its digest window cannot be read; it does not count as the last digest")
+                continue
+            if best is None or (window[1], path) > best:
+                best = (window[1], path)
     if best is None:
         return None, None, warnings
     return best[1], best[0], warnings

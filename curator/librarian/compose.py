@@ -133,7 +133,7 @@ def compose(app: App, opts: Options) -> Composed:
         _refuse_other_model(app, conn)
         warnings = list(opened.warnings)
         docs = catalog.records(conn)
-        last_path, since, found = cands.last_digest(docs, settings)
+        last_path, since, found = cands.last_digest(vault.root, settings)
         warnings += found
         window = cands.Window(since, opts.now, last_path)
         result = Composed(window, warnings=warnings)

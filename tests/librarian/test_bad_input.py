@@ -187,3 +187,33 @@ def test_titles_tags_and_sentences_cannot_break_the_digest(dvault: GitVault, cli
     r = cli("--vault", dvault.root, "relate", out["path"], "--json")
     assert r.code == 0, r
     assert "hostile.md" in r.out and "no-id [x] | y#z.md" in r.out
+
+
+def test_a_hidden_digest_folder_closes_the_window_too(dvault: GitVault, cli) -> None:
+    dvault.write(".kp/config.yaml", config().replace("digest_dir: digests", "digest_dir: .digests"))
+    dvault.commit("config")
+    first = _json(cli, dvault, "--now", CLOCK, "--auto-apply")
+    assert first["applied"] and first["path"] == ".digests/2026-06-15.md"
+    again = _json(cli, dvault, "--now", "2026-06-16T00:00:00Z")
+    assert again["status"] == "nothing-new" and again["window"]["after"] == ".digests/2026-06-15.md"
+
+
+@pytest.mark.parametrize("folder", ["../outside", "/abs", ".kp/digests", "a/../b", "."])
+def test_a_digest_folder_outside_the_vault_is_a_config_error(dvault: GitVault, cli, folder: str) -> None:
+    dvault.write(".kp/config.yaml", config().replace("digest_dir: digests", f"digest_dir: {folder!r}"))
+    r = cli("--vault", dvault.root, "digest", "--now", CLOCK)
+    assert r.code == 2 and f"notes.digest_dir is {folder!r}" in r.err and "Traceback" not in r.err
+
+
+def test_auto_apply_waits_for_review_unless_the_validator_says_auto_applicable(
+    dvault: GitVault, cli, monkeypatch
+) -> None:
+    import curator.validator
+
+    monkeypatch.setattr(curator.validator, "_auto_applicable", lambda subject, state: False)
+    head = dvault.git("rev-parse", "HEAD").stdout
+    r = cli("--vault", dvault.root, "digest", "--now", CLOCK, "--auto-apply", "--json")
+    assert r.code == 1, r
+    out = json.loads(r.out)
+    assert out["status"] == "staged" and out["auto_applicable"] is False and out["applied"] is False
+    assert dvault.git("rev-parse", "HEAD").stdout == head and _proposals(dvault) == [out["id"]]
