@@ -20,6 +20,7 @@ from common import median_ms, powershell_vault, timed
 
 def main() -> None:
     from curator.proposals import sources, stage, store
+    from curator.proposals.lock import vault_lock
     from curator.proposals.manifest import Author
     from curator.settings import Settings
     from curator.validator import validate_proposal
@@ -39,6 +40,7 @@ def main() -> None:
     rng = random.Random(7)
     author = Author(kind="agent", name="bench")
     base = str(repo.head.target)
+    settings = Settings()
     ids = []
     for i in range(args.queue):
         if i % 4 == 3:
@@ -52,10 +54,10 @@ def main() -> None:
             lines.insert(len(lines) // 2, f"An edit made by proposal {i}.")
             new = "\n".join(lines).encode()
             drafts = [stage.Draft("modify", path, base_blob=str(head[path].id), diff=sources.unified(path, old, new))]
-        pid, staging = stage.write(vault, drafts, title=f"p{i}", rationale="bench", author=author, base=base)
-        stage.publish(vault, pid, staging)
-        ids.append(pid)
-    settings = Settings()
+        with vault_lock(vault, "bench"):
+            staged = stage.stage(vault, settings, drafts, title=f"p{i}", rationale="bench", author=author, base=base)
+        assert staged.ok, staged.report.findings
+        ids.append(staged.id)
 
     single = []
     for pid in ids[: args.runs * 2]:

@@ -23,6 +23,11 @@ class App:
             from curator.vault import find_vault
 
             self._vault = find_vault(self.vault_arg)
+            # An apply or propose killed halfway is finished or undone before any command
+            # reads the tree (two stat calls when there is none).
+            from curator.proposals.recovery import ensure
+
+            ensure(self._vault)
         return self._vault
 
     def settings(self, *, use_cache: bool = True) -> Settings:

@@ -39,13 +39,23 @@ def register(cli: click.Group, json_option: Callable[..., Any], app_of: Callable
 
     @cli.command()
     @click.argument("paths", nargs=-1, type=click.Path())
-    @click.option("--patch", "patch", type=click.Path(dir_okay=False), help="Stage the changes in a unified diff file.")
+    @click.option(
+        "--patch",
+        "patch",
+        type=click.Path(dir_okay=False),
+        help="Stage the changes in a unified diff file (git diff or diff -u).",
+    )
     @click.option(
         "--create",
         "creates",
         multiple=True,
         metavar="PATH=FILE",
         help="Stage a new note at PATH with FILE's content (repeatable).",
+    )
+    @click.option(
+        "--include-new",
+        is_flag=True,
+        help="Also propose new notes git does not track yet (default: edits to tracked notes only).",
     )
     @click.option("--title", help="One line saying what the proposal does.")
     @click.option("--rationale", default="", help="Why; shown to the reviewer and written into the commit.")
@@ -59,6 +69,7 @@ def register(cli: click.Group, json_option: Callable[..., Any], app_of: Callable
         paths: tuple[str, ...],
         patch: str | None,
         creates: tuple[str, ...],
+        include_new: bool,
         title: str | None,
         rationale: str,
         author: str | None,
@@ -67,7 +78,7 @@ def register(cli: click.Group, json_option: Callable[..., Any], app_of: Callable
         """Stage a proposal from uncommitted note edits (then restore them), a diff, or new files."""
         from curator.commands import propose as cmd
 
-        return cmd.run(app_of(ctx, json_), paths, patch, creates, title, rationale, author)
+        return cmd.run(app_of(ctx, json_), paths, patch, creates, title, rationale, author, include_new)
 
     @cli.command()
     @click.option("--all", "all_", is_flag=True, help="Include applied, rejected and superseded proposals.")

@@ -24,15 +24,11 @@ def _age(created: str | None, now: dt.datetime) -> str:
 
 
 def run(app: App, all_: bool) -> int:
-    from curator.proposals import journal, store
-    from curator.proposals.lock import vault_lock
+    from curator.proposals import store
     from curator.validator import validate_proposal
     from curator.validator.state import RepoState
 
     vault = app.vault()
-    if journal.load(vault) is not None:
-        with vault_lock(vault, "recover"):
-            pass  # taking the lock finishes or undoes the interrupted apply
     state = RepoState(vault, app.settings())
     now = dt.datetime.now(dt.UTC)
     rows: list[dict[str, Any]] = []

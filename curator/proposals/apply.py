@@ -1,13 +1,19 @@
 """Applying a proposal: all of it or none of it, and nothing of the user's disturbed.
 
-Under the vault lock: re-validate, plan every file, journal the plan, let libgit2
-apply the diff to the work tree, write creates, verify every result against the
-expected post-image, append the ``applied`` event, then commit exactly the
-touched paths (and the proposal's own record) on top of HEAD without going
-through the git index. Only the touched entries of the index are updated, so
-the user's staged and unstaged work elsewhere is untouched; where a touched
-file also carries the user's own edits, the commit gets the change applied to
-HEAD's version and the user's edits stay unstaged on top.
+Under the vault lock: re-validate; let libgit2 apply the diff, re-anchored to
+where ``git apply`` would put each hunk, to the touched files' current contents in
+a scratch repository (``shadow``) and check its output against Curator's engine;
+plan every file and journal the plan; write the work tree; verify every result;
+append the ``applied`` event; then commit exactly the touched paths (and the
+proposal's own record) on top of HEAD without going through the git index. Only
+the touched entries of the index are updated (``gitindex``), so the user's staged
+and unstaged work elsewhere is untouched; where a touched file also carries the
+user's own edits, the commit gets the change applied to HEAD's version and the
+user's edits stay unstaged on top.
+
+Line endings follow git's attributes: the diff applies to the files' repository
+form (git's clean filters), the commit holds that form, and the work tree gets
+what ``git checkout`` would write (the smudge filters).
 """
 
 from __future__ import annotations
@@ -20,12 +26,13 @@ import pygit2
 from curator import faults
 from curator.errors import CheckFailed, Conflict, NotFound, Rejected
 from curator.proposals import events as events_mod
+from curator.proposals import gitindex, shadow, store
 from curator.proposals import journal as jr
-from curator.proposals import store
+from curator.proposals.diff import reanchor
+from curator.proposals.filters import smudge
 from curator.proposals.hunks import HunkConflict
 from curator.proposals.hunks import apply as apply_hunks
 from curator.proposals.layout import EVENTS, PROPOSALS_DIR
-from curator.proposals.lock import check_git_index_unlocked
 from curator.settings import Settings
 from curator.validator import ProposalReport, validate_proposal
 from curator.validator.state import RepoState
@@ -54,7 +61,7 @@ def _message(report: ProposalReport) -> str:
     return f"{m.title.strip()}{body}\n\nKp-Proposal: {m.id}\nKp-Author: {m.author}\n"
 
 
-def _commit_bytes(vault: Vault, view: ChangeView, head_bytes: bytes | None) -> bytes | None:
+def _commit_bytes(view: ChangeView, result: bytes | None, head_bytes: bytes | None) -> bytes | None:
     """What the commit holds for this path: the change applied to HEAD's version."""
     c = view.change
     if c.op == "create":
@@ -62,8 +69,7 @@ def _commit_bytes(vault: Vault, view: ChangeView, head_bytes: bytes | None) -> b
     if c.op == "delete":
         return None
     if head_bytes is not None and view.current_bytes == head_bytes:
-        assert view.post_from_current is not None
-        return view.post_from_current.encode("utf-8")
+        return result
     assert view.patch is not None
     try:
         return apply_hunks((head_bytes or b"").decode("utf-8"), view.patch.hunks).encode("utf-8")
@@ -74,10 +80,35 @@ def _commit_bytes(vault: Vault, view: ChangeView, head_bytes: bytes | None) -> b
         ) from None
 
 
+def _results(report: ProposalReport) -> dict[str, bytes | None]:
+    """libgit2's output for every modify and delete (repository form), checked against Curator's engine."""
+    subject = report.subject
+    assert subject is not None
+    files: dict[str, bytes] = {}
+    sections = []
+    expected: dict[str, bytes | None] = {}
+    for view in subject.changes:
+        if view.change.op == "create":
+            continue
+        assert view.patch is not None and view.current_bytes is not None
+        files[view.change.path] = view.current_bytes
+        sections.append(reanchor(view.patch, [p.at for p in view.current_placed]))
+        post = view.post_from_current
+        expected[view.change.path] = post.encode("utf-8") if view.change.op == "modify" and post is not None else None
+    if not files:
+        return {}
+    out = shadow.apply(files, "".join(sections))
+    for path, want in expected.items():
+        if out.get(path) != want:
+            raise CheckFailed(f"libgit2 and Curator's patch engine disagree about {path}; nothing was applied")
+    return out
+
+
 def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commit: bool) -> jr.Journal:
     repo = vault.repo
     subject = report.subject
     assert subject is not None
+    results = _results(report)
     head = state.head_commit_id
     index = repo.index
     journal = jr.Journal(report.id, head, commit)
@@ -95,10 +126,11 @@ def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commi
         mode = 0o100644
         if state.head_tree is not None and head_oid is not None:
             mode = state.head_tree[path].filemode
-        before = str(repo.create_blob(view.current_bytes)) if view.current_bytes is not None else None
-        post = view.post_text
-        after = str(repo.create_blob(post.encode("utf-8"))) if post is not None else None
-        committed = _commit_bytes(vault, view, state.blob(head_oid) if head_oid else None)
+        raw = state.worktree_bytes(path)
+        before = str(repo.create_blob(raw)) if raw is not None else None
+        result = view.new_bytes if view.change.op == "create" else results.get(path)
+        after = str(repo.create_blob(smudge(repo, path, result))) if result is not None else None
+        committed = _commit_bytes(view, result, state.blob(head_oid) if head_oid else None)
         commit_oid = str(repo.create_blob(committed)) if committed is not None else None
         journal.steps.append(jr.Step(path, before, after, commit_oid, mode))
     events_path = f"{PROPOSALS_DIR}/{report.id}/{EVENTS}"
@@ -116,38 +148,11 @@ def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commi
     return journal
 
 
-def _diff(report: ProposalReport) -> pygit2.Diff | None:
-    subject = report.subject
-    assert subject is not None
-    patches = [v.patch.text for v in subject.changes if v.patch is not None]
-    return pygit2.Diff.parse_diff("".join(patches)) if patches else None
-
-
-def _preflight(vault: Vault, report: ProposalReport) -> None:
-    """libgit2 must agree with the validator's strict check before anything is written."""
-    diff = _diff(report)
-    if diff is None:
-        return
-    try:
-        vault.repo.applies(diff, pygit2.enums.ApplyLocation.WORKDIR, raise_error=True)
-    except pygit2.GitError as e:
-        raise Conflict(f"libgit2 cannot apply proposal {report.id} to the work tree: {e}") from None
-
-
-def _write(vault: Vault, report: ProposalReport, journal: jr.Journal) -> None:
-    subject = report.subject
-    assert subject is not None
-    diff = _diff(report)
-    if diff is not None:
-        # libgit2 is the patch engine; the result is verified below against Curator's own.
-        vault.repo.apply(diff, pygit2.enums.ApplyLocation.WORKDIR)
-    faults.point("apply:mid-write")
-    for step in journal.steps:
-        if step.path.endswith(EVENTS):
-            continue
-        view = next(v for v in subject.changes if v.change.path == step.path)
-        if view.change.op == "create":
-            jr.put(vault, step.path, step.after, step.mode)
+def _write(vault: Vault, journal: jr.Journal) -> None:
+    for n, step in enumerate(journal.steps[:-1]):
+        jr.put(vault, step.path, step.after, step.mode)
+        if n == 0:
+            faults.point("apply:mid-write")
 
 
 def _verify(vault: Vault, journal: jr.Journal) -> None:
@@ -204,18 +209,21 @@ def _commit(vault: Vault, report: ProposalReport, journal: jr.Journal) -> str:
 def _sync_index(vault: Vault, journal: jr.Journal) -> None:
     """Point the touched index entries at what was committed; leave every other entry alone."""
     repo = vault.repo
-    index = repo.index
-    index.read(force=True)
     commit = repo[repo.head.target]
+    entries: dict[str, tuple[str, int] | None] = {}
     for path in _touched_in_commit(vault, journal, commit):
         try:
             entry = commit.tree[path]
         except KeyError:
-            if path in index:
-                index.remove(path)
+            entries[path] = None
             continue
-        index.add(pygit2.IndexEntry(path, entry.id, entry.filemode))
-    index.write()
+        entries[path] = (str(entry.id), entry.filemode)
+
+    def record(ident: list[int]) -> None:
+        journal.index_lock = ident
+        journal.save(vault)
+
+    gitindex.update(vault, entries, record)
 
 
 def _touched_in_commit(vault: Vault, journal: jr.Journal, commit: pygit2.Commit) -> list[str]:
@@ -240,7 +248,7 @@ def _touched_in_commit(vault: Vault, journal: jr.Journal, commit: pygit2.Commit)
 
 def apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool = True) -> Applied:
     """Apply proposal ``ulid``; the caller holds the vault lock (which recovered any earlier apply)."""
-    check_git_index_unlocked(vault)
+    gitindex.check_unlocked(vault)
     proposal = store.load(vault.root, ulid)
     if not proposal.exists:
         raise NotFound(f"no proposal {ulid} in {PROPOSALS_DIR}/")
@@ -254,12 +262,11 @@ def apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool 
             f"proposal {ulid} is rejected: {first.code} {first.path}: {first.message}",
             hint=f"{len(report.findings)} finding(s); see curator validate {ulid}",
         )
-    _preflight(vault, report)
     journal = _plan(vault, state, report, by, commit)
     journal.save(vault)
     faults.point("apply:after-journal")
     try:
-        _write(vault, report, journal)
+        _write(vault, journal)
         faults.point("apply:after-write")
         _verify(vault, journal)
         events_step = journal.steps[-1]
@@ -283,6 +290,10 @@ def recover(vault: Vault) -> str | None:
     journal = jr.load(vault)
     if journal is None:
         return None
+    # A lock Curator linked itself (same inode as the journal records) is removed;
+    # any other index.lock belongs to git and is left alone.
+    gitindex.release_own_lock(vault, journal.index_lock)
+    gitindex.discard_leftovers(vault)
     repo = vault.repo
     committed = False
     if journal.commit and not repo.head_is_unborn:

@@ -191,3 +191,87 @@ def parse(text: str) -> list[FilePatch]:
             _hunks(fp, section)
         patches.append(fp)
     return patches
+
+
+def _range(start: int, length: int) -> str:
+    return f"{start}" if length == 1 else f"{start},{length}"
+
+
+def render_hunk(h: Hunk, old_start: int, new_start: int) -> str:
+    out = [f"@@ -{_range(old_start, h.old_len)} +{_range(new_start, h.new_len)} @@\n"]
+    for kind, text in h.lines:
+        out.append(kind + text)
+        if not text.endswith("\n"):
+            out.append("\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def reanchor(fp: FilePatch, at: list[int]) -> str:
+    """``fp``'s section with each hunk's header moved to the line it applied at.
+
+    ``at[i]`` is where hunk i matched in the file as the hunks before it left it (as
+    ``hunks.place`` reports). libgit2 applies a hunk exactly at its header's line, so
+    this is the diff it is handed when a note drifted.
+    """
+    lines = fp.text.splitlines(keepends=True)
+    head = []
+    for ln in lines:
+        if _HUNK_RE.match(ln):
+            break
+        head.append(ln)
+    out = ["".join(head)]
+    delta = 0
+    for h, pos in zip(fp.hunks, at, strict=True):
+        orig = pos - delta
+        out.append(render_hunk(h, orig + 1 if h.old_len else orig, pos + 1 if h.new_len else pos))
+        delta += h.new_len - h.old_len
+    return "".join(out)
+
+
+def _plain_name(raw: str) -> str | None:
+    path = unquote(raw.strip())
+    return None if path == "/dev/null" else path
+
+
+def parse_input(text: str) -> list[FilePatch]:
+    """A diff someone hands ``curator propose --patch``: git's, or plain ``diff -u`` output.
+
+    Plain sections (no ``diff --git`` line) may name files as ``a/x`` and ``b/x`` (the
+    prefixes are dropped when both sides carry them) or bare, with or without
+    timestamps after a tab. A section whose hunks all start at ``-0,0`` creates its file,
+    one whose hunks all end at ``+0,0`` deletes it (GNU diff ``-N`` writes no /dev/null).
+    Curator re-renders every section as a git diff before staging it.
+    """
+    if any(ln.startswith("diff --git ") for ln in text.splitlines()):
+        return parse(text)
+    try:
+        patchset = unidiff.PatchSet(io.StringIO(text))
+    except unidiff.UnidiffParseError as e:
+        raise DiffError(f"not a unified diff: {e}", 1) from None
+    if not len(patchset):
+        if text.strip():
+            raise DiffError("not a unified diff: no '---'/'+++' file header and hunk", 1)
+        return []
+    out = []
+    for pf in patchset:
+        old, new = _plain_name(pf.source_file), _plain_name(pf.target_file)
+        sides = [p for p in (old, new) if p is not None]
+        if not sides:
+            raise DiffError("a diff section where both sides are /dev/null", 1)
+        prefixed = (old is None or old.startswith("a/")) and (new is None or new.startswith("b/"))
+        if prefixed:
+            old = old[2:] if old else None
+            new = new[2:] if new else None
+        target = new if new is not None else old
+        assert target is not None
+        section = str(pf)
+        fp = FilePatch(old, new, section, 1)
+        _hunks(fp, section)
+        if fp.hunks and all(h.old_start == 0 and h.old_len == 0 for h in fp.hunks):
+            fp.old_path, fp.new_path = None, target
+        elif fp.hunks and all(h.new_start == 0 and h.new_len == 0 for h in fp.hunks):
+            fp.old_path, fp.new_path = target, None
+        else:
+            fp.old_path = fp.new_path = target
+        out.append(fp)
+    return out

@@ -1,16 +1,29 @@
-"""Applying hunks to text exactly where they say, as strictly as libgit2.
+"""Applying hunks to text as ``git apply`` does without fuzz: Curator's one patch engine.
 
-No offsets and no fuzz: a hunk's pre-image must sit at its stated line. Git's
-own anchoring rules are kept too (a hunk without trailing context must end at
-the end of the file; one starting at line 0 or 1 at its beginning), so when
-this says a patch applies, ``git apply`` picks the same place and writes the
-same bytes.
+A hunk applies where its pre-image (context and removed lines) matches exactly.
+It is looked for first at the line the hunk names (in the file as earlier hunks
+left it), then at the nearest lines around it, one below, one above, two below,
+and so on: the order ``git apply`` searches in, so both pick the same place when
+a note has drifted (lines added or removed above a hunk). Git's anchoring rules
+are kept: a hunk that starts at line 0 or 1 must match at the start of the file,
+one without trailing context at its end, and lines an earlier hunk wrote are not
+matched again. There is no fuzz: context is never dropped.
+
+libgit2, which writes the files, does not search: it applies each hunk at the
+line its header names. ``place`` returns where each hunk landed, and
+``curator.proposals.diff.reanchor`` rewrites the headers to those lines, so
+libgit2 is handed a diff that applies exactly where git would apply the original.
+The differential tests hold all three to the same bytes.
+
+Written by hand because neither unidiff nor libgit2 searches for offsets; the
+search is a list comparison per candidate line, so a 1 MiB note costs milliseconds.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from curator.proposals.diff import Hunk
 
@@ -25,42 +38,109 @@ class HunkConflict(Exception):
         self.message = message
 
 
+@dataclass(frozen=True)
+class Placed:
+    """Where a hunk applied."""
+
+    at: int
+    """0-based line of the file, as the hunks before it left it, where its pre-image matched."""
+    offset: int
+    """Lines away from where the hunk said (0 when the file has not drifted there)."""
+
+
 def split_lines(text: str) -> list[str]:
     """Lines with their endings; only '\\n' ends a line (a lone '\\r' is content)."""
     return _LINE_RE.findall(text)
 
 
-def apply(text: str, hunks: Sequence[Hunk], *, delete: bool = False) -> str:
-    lines = split_lines(text)
-    out: list[str] = []
-    pos = 0
+def _candidates(line: int, size: int) -> list[int]:
+    """Start lines in git's order: line, line+1, line-1, line+2, line-2, ... within [0, size]."""
+    out = [line]
+    for d in range(1, max(line, size - line) + 1):
+        if line + d <= size:
+            out.append(line + d)
+        if line - d >= 0:
+            out.append(line - d)
+    return out
+
+
+def _matches(image: list[str], patched: list[bool], pre: list[str], at: int) -> bool | None:
+    """True: exact match at ``at``. None: only git's no-newline prefix quirk matches there."""
+    n = len(pre)
+    if at + n > len(image) or (n > 1 and image[at] != pre[0]) or any(patched[at : at + n]):
+        return False
+    if image[at : at + n] == pre:
+        return True
+    # git compares bytes up to the pre-image's length: a last pre-image line without its
+    # newline also "matches" the same line with one, mid-file. Curator refuses that place.
+    if n and not pre[-1].endswith("\n") and image[at : at + n - 1] == pre[:-1] and image[at + n - 1] == pre[-1] + "\n":
+        return None
+    return False
+
+
+def place(text: str, hunks: Sequence[Hunk], *, delete: bool = False) -> tuple[str, list[Placed]]:
+    """Apply ``hunks`` to ``text`` as ``git apply`` would; the result and where each hunk landed."""
+    image = split_lines(text)
+    patched = [False] * len(image)
+    placed: list[Placed] = []
+    last_end = 0
     for n, h in enumerate(hunks, start=1):
-        pre = h.preimage
-        start = h.old_start if h.old_len == 0 else h.old_start - 1
-        if start < pos:
-            raise HunkConflict(n, h.old_start, f"hunk {n} overlaps the hunk before it")
-        if start + len(pre) > len(lines):
-            raise HunkConflict(n, h.old_start, f"hunk {n} runs past the end of the file ({len(lines)} lines)")
-        here = lines[start : start + len(pre)]
-        if here != pre:
-            bad = next(i for i, (a, b) in enumerate(zip(here, pre, strict=True)) if a != b)
-            raise HunkConflict(
-                n,
-                start + bad + 1,
-                f"hunk {n} does not match at line {start + bad + 1}: "
-                f"expected {pre[bad].rstrip()!r}, found {here[bad].rstrip()!r}",
-            )
-        if h.trailing_context == 0 and start + len(pre) != len(lines):
-            raise HunkConflict(
-                n,
-                start + len(pre) + 1,
-                f"hunk {n} was made at the end of the file, but the file now continues past line {start + len(pre)}",
-            )
-        out.extend(lines[pos:start])
-        out.extend(h.postimage)
-        pos = start + len(pre)
-    out.extend(lines[pos:])
-    result = "".join(out)
+        pre, post = h.preimage, h.postimage
+        at_start = h.old_start <= 1
+        at_end = h.trailing_context == 0
+        want = h.new_start - 1 if h.new_start else 0
+        if at_start:
+            line = 0
+        elif at_end:
+            line = len(image) - len(pre)
+        else:
+            line = want
+        line = min(max(line, 0), len(image))
+        found: int | None = None
+        for at in _candidates(line, len(image)):
+            if at_start and at != 0:
+                continue
+            if at_end and at + len(pre) != len(image):
+                continue
+            m = _matches(image, patched, pre, at)
+            if m is None:
+                raise HunkConflict(
+                    n, at + len(pre), f"hunk {n} would match at line {at + 1} only by ignoring a missing newline"
+                )
+            if m:
+                found = at
+                break
+        if found is None:
+            raise HunkConflict(n, want + 1, _why(n, h, image, want))
+        if found < last_end:
+            # git may apply a later hunk above an earlier one; Curator (and libgit2's
+            # in-order application) does not.
+            raise HunkConflict(n, found + 1, f"hunk {n} matches only above the hunk before it")
+        image[found : found + len(pre)] = post
+        patched[found : found + len(pre)] = [True] * len(post)
+        last_end = found + len(post)
+        placed.append(Placed(found, found - want))
+    result = "".join(image)
     if delete and result:
-        raise HunkConflict(len(hunks), pos + 1, "the deletion does not remove the whole file (it changed since)")
-    return result
+        raise HunkConflict(len(hunks), len(image), "the deletion does not remove the whole file (it changed since)")
+    return result, placed
+
+
+def apply(text: str, hunks: Sequence[Hunk], *, delete: bool = False) -> str:
+    return place(text, hunks, delete=delete)[0]
+
+
+def _why(n: int, h: Hunk, image: list[str], want: int) -> str:
+    pre = h.preimage
+    if h.trailing_context == 0 and h.old_start > 1:
+        return f"hunk {n} was made at the end of the file, and the file no longer ends with its lines"
+    if want + len(pre) > len(image) and not any(image[i : i + len(pre)] == pre for i in range(len(image))):
+        return f"hunk {n} runs past the end of the file ({len(image)} lines), and its lines are nowhere else"
+    here = image[want : want + len(pre)]
+    for i, (a, b) in enumerate(zip(here, pre, strict=False)):
+        if a != b:
+            return (
+                f"hunk {n} does not match at line {want + i + 1} or anywhere nearby: "
+                f"expected {b.rstrip()!r}, found {a.rstrip()!r}"
+            )
+    return f"hunk {n}'s lines are not in the file any more"

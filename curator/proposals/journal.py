@@ -4,16 +4,14 @@ store, so nothing depends on the work tree surviving."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from dataclasses import asdict, dataclass, field
 
 from curator import output
 from curator.fsutil import remove_file, write_atomic
+from curator.proposals.recovery import APPLY_JOURNAL as NAME
 from curator.vault.discover import Vault
-
-NAME = "curator-apply.json"
 
 
 @dataclass
@@ -35,6 +33,8 @@ class Journal:
     head: str | None
     commit: bool
     steps: list[Step] = field(default_factory=list)
+    index_lock: list[int] | None = None
+    """Device and inode of the index file Curator links to ``.git/index.lock`` (see gitindex)."""
 
     def save(self, vault: Vault) -> None:
         data = {
@@ -42,6 +42,7 @@ class Journal:
             "head": self.head,
             "commit": self.commit,
             "steps": [asdict(s) for s in self.steps],
+            "index_lock": self.index_lock,
         }
         write_atomic(path_of(vault), json.dumps(data, indent=1).encode("utf-8"))
 
@@ -60,7 +61,8 @@ def load(vault: Vault) -> Journal | None:
         # A journal cut short was never acted on: the apply writes it before anything else.
         remove_file(path_of(vault))
         return None
-    return Journal(data["proposal"], data["head"], data["commit"], [Step(**s) for s in data["steps"]])
+    steps = [Step(**s) for s in data["steps"]]
+    return Journal(data["proposal"], data["head"], data["commit"], steps, data.get("index_lock"))
 
 
 def clear(vault: Vault) -> None:
@@ -76,16 +78,20 @@ def blob_bytes(vault: Vault, oid: str | None) -> bytes | None:
 def current_blob(vault: Vault, path: str) -> str | None:
     import pygit2
 
-    full = vault.abspath(path)
+    from curator.proposals.paths import UnsafePath, checked_join
+
     try:
-        with open(full, "rb") as f:
+        with open(checked_join(vault.root, path), "rb") as f:
             return str(pygit2.hash(f.read()))
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError, UnsafePath):
         return None
 
 
 def put(vault: Vault, path: str, oid: str | None, mode: int = 0o100644) -> None:
-    full = vault.abspath(path)
+    from curator.proposals.paths import checked_join
+
+    # Checked again where the path is joined: a symlink may have appeared since validation.
+    full = checked_join(vault.root, path)
     if oid is None:
         remove_file(full)
     else:
@@ -96,6 +102,8 @@ def put(vault: Vault, path: str, oid: str | None, mode: int = 0o100644) -> None:
 
 def rollback(vault: Vault, journal: Journal) -> list[str]:
     """Put back every file the apply touched; files changed since by someone else are left."""
+    from curator.proposals.paths import UnsafePath
+
     left: list[str] = []
     for step in journal.steps:
         now = current_blob(vault, step.path)
@@ -104,8 +112,12 @@ def rollback(vault: Vault, journal: Journal) -> list[str]:
         if now != step.after:
             left.append(step.path)
             continue
-        with contextlib.suppress(FileNotFoundError):
+        try:
             put(vault, step.path, step.before, step.mode)
+        except UnsafePath:
+            left.append(step.path)
+        except FileNotFoundError:
+            pass
     return left
 
 

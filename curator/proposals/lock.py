@@ -45,11 +45,10 @@ def vault_lock(vault: Vault, what: str) -> Iterator[None]:
             f.write(f"{os.getpid()} {what}\n")
         break
     try:
-        # Whoever takes the lock first finishes or undoes an apply that was killed.
-        from curator.proposals.apply import recover
+        # Whoever takes the lock first finishes or undoes an apply or propose that was killed.
+        from curator.proposals.recovery import recover
 
-        done = recover(vault)
-        if done:
+        for done in recover(vault):
             from curator import output
 
             output.warn(done)
@@ -60,8 +59,6 @@ def vault_lock(vault: Vault, what: str) -> Iterator[None]:
 
 
 def check_git_index_unlocked(vault: Vault) -> None:
-    if os.path.exists(os.path.join(vault.git_dir, "index.lock")):
-        raise GitLocked(
-            "the git index is locked (.git/index.lock exists)",
-            hint="another git command is running; if none is, remove .git/index.lock",
-        )
+    from curator.proposals.gitindex import check_unlocked
+
+    check_unlocked(vault)

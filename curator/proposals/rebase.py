@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import pygit2
+
 from curator.errors import CheckFailed, NotFound, Rejected
 from curator.proposals import events as events_mod
 from curator.proposals import sources, stage, store
@@ -109,8 +111,14 @@ def _decode(raw: bytes | None) -> str | None:
         return None
 
 
-def _draft(vault: Vault, view: ChangeView, conflicts: list[MergeConflict]) -> stage.Draft | None:
-    """The change redone against the current file; None when it is no longer needed."""
+def _draft(
+    vault: Vault, view: ChangeView, conflicts: list[MergeConflict], blobs: dict[str, bytes]
+) -> stage.Draft | None:
+    """The change redone against the current file; None when it is no longer needed.
+
+    A base blob the object store lacks goes into ``blobs``: staging writes it only
+    if the new revision is valid.
+    """
     c = view.change
     if c.op == "create":
         if view.current_bytes is not None:
@@ -158,8 +166,10 @@ def _draft(vault: Vault, view: ChangeView, conflicts: list[MergeConflict]) -> st
     assert merged is not None
     if merged == current:
         return None  # the work tree already holds the change
-    # The blob the new diff applies to must be readable by the validator: store it.
-    base_blob = str(vault.repo.create_blob(view.current_bytes))
+    # The blob the new diff applies to must be readable by the validator and by apply.
+    base_blob = str(pygit2.hash(view.current_bytes))
+    if vault.repo.get(base_blob) is None:
+        blobs[base_blob] = view.current_bytes
     return stage.Draft(
         "modify", c.path, base_blob=base_blob, diff=sources.unified(c.path, view.current_bytes, merged.encode("utf-8"))
     )
@@ -198,8 +208,9 @@ def rebase(vault: Vault, settings: Settings, ulid: str, *, by: str) -> Rebased:
         done.nothing_to_do = "it applies to the vault as it is (clean)"
         return done
     drafts = []
+    blobs: dict[str, bytes] = {}
     for view in subject.changes:
-        draft = _draft(vault, view, done.conflicts)
+        draft = _draft(vault, view, done.conflicts, blobs)
         if draft is not None:
             drafts.append(draft)
     if done.conflicts:
@@ -208,20 +219,20 @@ def rebase(vault: Vault, settings: Settings, ulid: str, *, by: str) -> Rebased:
         done.nothing_to_do = "the vault already holds every change it makes"
         return done
     head = stage.head_commit(vault)
-    new, staging = stage.write(
+    staged = stage.stage(
         vault,
+        settings,
         drafts,
         title=manifest.title,
         rationale=manifest.rationale,
         author=manifest.author,
         base=head,
+        blobs=blobs,
         supersedes=ulid,
     )
-    done.new = new
-    done.report = validate_proposal(RepoState(vault, settings), stage.load_staging(vault, staging, new))
-    if not done.report.ok:
-        stage.discard(staging)
+    done.new = staged.id
+    done.report = staged.report
+    if not staged.ok:
         return done
-    stage.publish(vault, new, staging)
-    record_superseded(vault, ulid, by, new)
+    record_superseded(vault, ulid, by, staged.id)
     return done

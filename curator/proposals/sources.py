@@ -1,17 +1,24 @@
-"""Where a proposal's changes come from: work-tree edits, a diff file, or new files."""
+"""Where a proposal's changes come from: work-tree edits, a diff file, or new files.
+
+Every path is checked (``curator.proposals.paths``) before a file is read, and
+nothing here writes: the drafts, the files to restore and any base blob the
+object store lacks go to ``stage.stage()``, which writes only a valid proposal.
+"""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pygit2
 
 from curator.errors import UsageError
 from curator.proposals import diff as diff_mod
+from curator.proposals.filters import clean, smudge
 from curator.proposals.hunks import HunkConflict
 from curator.proposals.hunks import apply as apply_hunks
-from curator.proposals.stage import Draft
+from curator.proposals.paths import checked_join, escape_reason, unsafe_reason
+from curator.proposals.stage import Draft, Restore
 from curator.settings import Settings
 from curator.vault import frontmatter
 from curator.vault.discover import Vault
@@ -28,10 +35,14 @@ WT = pygit2.enums.FileStatus
 
 
 @dataclass
-class WorktreeEdit:
-    draft: Draft
-    restore: bytes | None
-    """What the work-tree file goes back to once the proposal is staged (None: remove it)."""
+class Collected:
+    drafts: list[Draft] = field(default_factory=list)
+    restores: list[Restore] = field(default_factory=list)
+    """Work-tree files that go back to HEAD (or away) once the proposal holds their edits."""
+    blobs: dict[str, bytes] = field(default_factory=dict)
+    """Base blobs the object store lacks, written only if the proposal is staged."""
+    skipped_new: list[str] = field(default_factory=list)
+    """Untracked notes left alone (no --include-new)."""
 
 
 def unified(path: str, old: bytes | None, new: bytes | None) -> str:
@@ -57,11 +68,19 @@ def is_note(path: str, settings: Settings) -> bool:
     return path.split("/", 1)[0] != ".kp" and matches(path, settings.notes.include)
 
 
-def from_worktree(vault: Vault, settings: Settings, only: list[str], minted: list[str]) -> list[WorktreeEdit]:
+def _read(vault: Vault, path: str) -> bytes:
+    with open(checked_join(vault.root, path), "rb") as f:
+        return f.read()
+
+
+def from_worktree(
+    vault: Vault, settings: Settings, only: list[str], minted: list[str], *, include_new: bool = False
+) -> Collected:
+    """Uncommitted edits to tracked notes; new untracked notes when named or with ``include_new``."""
     repo = vault.repo
     status = repo.status(untracked_files="all")
     wanted = set(only)
-    edits: list[WorktreeEdit] = []
+    out = Collected()
     staged: list[str] = []
     head = repo.head.peel().tree
     for path, flags in sorted(status.items()):
@@ -72,40 +91,53 @@ def from_worktree(vault: Vault, settings: Settings, only: list[str], minted: lis
         if flags & STAGED:
             staged.append(path)
             continue
-        full = vault.abspath(path)
+        if unsafe_reason(vault.root, path):
+            continue  # under a symlinked folder: not a note of this vault
         if flags & WT.WT_NEW:
-            with open(full, "rb") as f:
-                content, kp_id = with_kp_id(f.read(), minted, path)
-            edits.append(WorktreeEdit(Draft("create", path, content=content, kp_id=kp_id), None))
+            if not (include_new or path in wanted):
+                out.skipped_new.append(path)
+                continue
+            raw = _read(vault, path)
+            content, kp_id = with_kp_id(clean(repo, path, raw), minted, path)
+            out.drafts.append(Draft("create", path, content=content, kp_id=kp_id))
+            out.restores.append(Restore(path, str(pygit2.hash(raw)), None))
         elif flags & (WT.WT_MODIFIED | WT.WT_DELETED):
-            blob = head[path]
-            old = bytes(repo[blob.id].data)
-            new = None
-            if flags & WT.WT_MODIFIED:
-                with open(full, "rb") as f:
-                    new = f.read()
+            entry = head[path]
+            old = bytes(repo[entry.id].data)
+            raw = _read(vault, path) if flags & WT.WT_MODIFIED else None
+            new = clean(repo, path, raw) if raw is not None else None
+            if new == old:
+                continue  # differs only in what git's filters undo (line endings)
             op = "modify" if new is not None else "delete"
-            edits.append(WorktreeEdit(Draft(op, path, base_blob=str(blob.id), diff=unified(path, old, new)), old))
+            out.drafts.append(Draft(op, path, base_blob=str(entry.id), diff=unified(path, old, new)))
+            edited = str(pygit2.hash(raw)) if raw is not None else None
+            out.restores.append(_restore_to(repo, path, old, edited, entry.filemode))
     if staged:
         raise UsageError(
             f"{', '.join(staged)} ha{'s' if len(staged) == 1 else 've'} staged changes",
             hint="unstage them (git restore --staged PATH), commit them first, or name only the notes to propose",
         )
-    missing = wanted - {e.draft.path for e in edits}
+    missing = wanted - {d.path for d in out.drafts}
     if missing:
         raise UsageError(f"no uncommitted note edits in: {', '.join(sorted(missing))}")
-    return edits
+    return out
 
 
-def from_patch(vault: Vault, patch_text: str, minted: list[str]) -> list[Draft]:
+def _restore_to(repo: pygit2.Repository, path: str, old: bytes, edited: str | None, mode: int) -> Restore:
+    checkout = smudge(repo, path, old)
+    return Restore(path, edited, str(pygit2.hash(checkout)), mode, checkout)
+
+
+def from_patch(vault: Vault, patch_text: str, minted: list[str]) -> Collected:
+    """A git diff or plain ``diff -u`` output, checked against the work tree and re-rendered as a git diff."""
     try:
-        sections = diff_mod.parse(patch_text)
+        sections = diff_mod.parse_input(patch_text)
     except diff_mod.DiffError as e:
         raise UsageError(f"the patch cannot be read: {e}") from None
     if not sections:
         raise UsageError("the patch is empty")
     repo = vault.repo
-    drafts = []
+    out = Collected()
     for fp in sections:
         if fp.binary:
             raise UsageError(f"binary patch for {fp.path}; notes are text")
@@ -114,29 +146,32 @@ def from_patch(vault: Vault, patch_text: str, minted: list[str]) -> list[Draft]:
                 content = apply_hunks("", fp.hunks).encode("utf-8")
             except HunkConflict as e:
                 raise UsageError(f"the patch's new file {fp.path} is malformed: {e.message}") from None
+            # An unsafe path is judged by the validator (KP002); nothing is read or written for it.
             content, kp_id = with_kp_id(content, minted, fp.path)
-            drafts.append(Draft("create", fp.path, content=content, kp_id=kp_id))
+            out.drafts.append(Draft("create", fp.path, content=content, kp_id=kp_id))
             continue
-        full = vault.abspath(fp.path)
+        reason = unsafe_reason(vault.root, fp.path)
+        if reason:
+            raise UsageError(f"the patch changes {fp.path!r}: {reason}; a proposal may only write inside the vault")
         try:
-            with open(full, "rb") as f:
-                current = f.read()
-        except OSError:
+            current = clean(repo, fp.path, _read(vault, fp.path))
+        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
             raise UsageError(f"the patch changes {fp.path}, which is not in the work tree") from None
         try:
-            apply_hunks(current.decode("utf-8"), fp.hunks, delete=fp.op == "delete")
+            post = apply_hunks(current.decode("utf-8"), fp.hunks, delete=fp.op == "delete")
         except (HunkConflict, UnicodeDecodeError) as e:
             why = e.message if isinstance(e, HunkConflict) else "not UTF-8"
             raise UsageError(f"the patch does not apply to {fp.path}: {why}") from None
-        # The blob the patch applies to must be readable later: write it to the object store.
-        base_blob = str(repo.create_blob(current))
-        text = fp.text if fp.text.endswith("\n") else fp.text + "\n"
-        drafts.append(Draft(fp.op, fp.path, base_blob=base_blob, diff=text))
-    return drafts
+        base_blob = str(pygit2.hash(current))
+        if repo.get(base_blob) is None:
+            out.blobs[base_blob] = current
+        new = None if fp.op == "delete" else post.encode("utf-8")
+        out.drafts.append(Draft(fp.op, fp.path, base_blob=base_blob, diff=unified(fp.path, current, new)))
+    return out
 
 
-def from_files(vault: Vault, pairs: tuple[str, ...], minted: list[str]) -> list[Draft]:
-    drafts = []
+def from_files(vault: Vault, pairs: tuple[str, ...], minted: list[str]) -> Collected:
+    out = Collected()
     for pair in pairs:
         path, sep, source = pair.partition("=")
         if not sep or not path or not source:
@@ -146,6 +181,9 @@ def from_files(vault: Vault, pairs: tuple[str, ...], minted: list[str]) -> list[
                 content = f.read()
         except OSError as e:
             raise UsageError(f"cannot read {source}: {e.strerror}") from None
+        if escape_reason(path) is None:
+            content = clean(vault.repo, path, content)
+        # The target path is judged by the validator (KP002) before anything is written.
         content, kp_id = with_kp_id(content, minted, path)
-        drafts.append(Draft("create", path, content=content, kp_id=kp_id))
-    return drafts
+        out.drafts.append(Draft("create", path, content=content, kp_id=kp_id))
+    return out

@@ -1,25 +1,48 @@
-"""Staging a proposal: write ``.kp/proposals/<ULID>/`` atomically, then validate it.
+"""Staging a proposal: build it in memory, validate it, and only then write it.
 
-A proposal is assembled in a hidden folder beside the queue and renamed into
-place, so a reader never sees half a proposal. One the validator rejects is
-not staged: the caller gets the findings and nothing is left behind.
+``stage()`` is the one way a proposal enters ``.kp/proposals/`` — ``curator
+propose`` and the MCP server's ``kp_propose`` both call it, with the vault lock
+held. A proposal is assembled and validated in memory, so one the validator
+rejects never touches the disk: no folder, no file under ``files/``, no loose
+object in ``.git``. Every path is checked by ``curator.proposals.paths`` (the
+function the validator's KP002 rule uses) before it is joined to a folder.
+
+A valid proposal is written to a hidden ``.staging-<ULID>`` folder and renamed
+into place, so a reader never sees half a proposal. When it came from work-tree
+edits, those files are then restored. A propose journal in the git directory
+(``curator-propose.json``) names the staging folder and every file to restore,
+so a kill at any point is finished or undone by the next Curator command
+(``curator.proposals.recovery``): before the rename the folder is removed and the
+files are untouched; after it the restores are completed.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import io
+import json
 import os
 import shutil
-from dataclasses import dataclass
+import stat
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from curator import faults
 from curator.errors import UsageError
-from curator.fsutil import fsync_dir, write_atomic
+from curator.fsutil import fsync_dir, remove_file, write_atomic
 from curator.proposals import store
 from curator.proposals.layout import DIFF, FILES, MANIFEST, PROPOSALS_DIR
 from curator.proposals.manifest import Author, Change, Manifest
+from curator.proposals.paths import UnsafePath, checked_join, escape_reason
+from curator.proposals.recovery import PROPOSE_JOURNAL as JOURNAL
 from curator.vault.discover import Vault
 from curator.vault.identity import new_ulid
+
+if TYPE_CHECKING:
+    from curator.settings import Settings
+    from curator.validator import ProposalReport
+
+STAGING_PREFIX = ".staging-"
 
 
 @dataclass
@@ -30,6 +53,33 @@ class Draft:
     diff: str | None = None
     content: bytes | None = None
     kp_id: str | None = None
+
+
+@dataclass
+class Restore:
+    """A work-tree file that goes back to its committed state once the proposal is staged."""
+
+    path: str
+    edited: str | None
+    """Blob id of the file's bytes as the user left them (None: the user deleted it)."""
+    restore: str | None
+    """Blob id of the bytes it goes back to (HEAD's, as checkout writes them), or None to remove it."""
+    mode: int = 0o100644
+    data: bytes | None = field(default=None, repr=False)
+    """Those bytes (kept out of the journal, which names them by blob id)."""
+
+
+@dataclass
+class Staged:
+    id: str
+    report: ProposalReport
+    folder: str | None = None
+    """The proposal's folder once staged; None when the validator rejected it."""
+    restored: list[Restore] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.folder is not None
 
 
 def parse_author(text: str) -> Author:
@@ -47,6 +97,13 @@ def default_author(vault: Vault) -> Author:
     return Author(kind="human", name=str(name))
 
 
+def head_commit(vault: Vault) -> str:
+    repo = vault.repo
+    if repo.head_is_unborn:
+        raise UsageError("the vault has no commits yet; commit once, then propose against it")
+    return str(repo.head.target)
+
+
 def _yaml_text(manifest: Manifest) -> bytes:
     from ruamel.yaml import YAML
 
@@ -58,21 +115,17 @@ def _yaml_text(manifest: Manifest) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
-def write(
-    vault: Vault,
+def build(
     drafts: list[Draft],
     *,
+    ulid: str,
     title: str,
     rationale: str,
     author: Author,
     base: str,
-    ulid: str | None = None,
     supersedes: str | None = None,
-) -> tuple[str, str]:
-    """Write a proposal into a hidden staging folder; returns (id, staging path)."""
-    if not drafts:
-        raise UsageError("nothing to propose: no changed notes")
-    ulid = ulid or new_ulid()
+) -> store.ProposalDir:
+    """The proposal as the validator reads it, held in memory; nothing is written."""
     drafts = sorted(drafts, key=lambda d: d.path)
     manifest = Manifest(
         schema="proposals/v1",
@@ -85,37 +138,219 @@ def write(
         changes=[Change(op=d.op, path=d.path, kp_id=d.kp_id, base_blob=d.base_blob) for d in drafts],
         supersedes=supersedes,
     )
-    root = os.path.join(vault.root, PROPOSALS_DIR)
-    staging = os.path.join(root, f".staging-{ulid}")
-    os.makedirs(staging)
-    write_atomic(os.path.join(staging, MANIFEST), _yaml_text(manifest))
+    p = store.ProposalDir(ulid, f"{PROPOSALS_DIR}/{ulid}")
+    p.manifest = _yaml_text(manifest)
+    p.total_bytes += len(p.manifest)
     diffs = "".join(d.diff for d in drafts if d.diff)
     if diffs:
-        write_atomic(os.path.join(staging, DIFF), diffs.encode("utf-8"))
+        p.diff = diffs.encode("utf-8")
+        p.total_bytes += len(p.diff)
     for d in drafts:
         if d.op == "create" and d.content is not None:
-            write_atomic(os.path.join(staging, FILES, *d.path.split("/")), d.content)
-    return ulid, staging
+            p.files[d.path] = store.StoredFile(len(d.content), d.content)
+            p.total_bytes += len(d.content)
+    return p
 
 
-def publish(vault: Vault, ulid: str, staging: str) -> str:
-    final = os.path.join(vault.root, PROPOSALS_DIR, ulid)
+def stage(
+    vault: Vault,
+    settings: Settings,
+    drafts: list[Draft],
+    *,
+    title: str,
+    rationale: str,
+    author: Author,
+    base: str,
+    restores: list[Restore] | None = None,
+    blobs: dict[str, bytes] | None = None,
+    ulid: str | None = None,
+    supersedes: str | None = None,
+) -> Staged:
+    """Validate ``drafts`` as a proposal and stage it only if it is valid. The caller holds the vault lock.
+
+    ``restores``: work-tree files to put back once the proposal holds their edits
+    (the validator sees them as restored). ``blobs``: base blobs the proposal names
+    that the object store lacks; written only when the proposal is staged.
+    """
+    from curator.validator import validate_proposal
+    from curator.validator.state import RepoState
+
+    if not drafts:
+        raise UsageError("nothing to propose: no changed notes")
+    ulid = ulid or new_ulid()
+    restores = restores or []
+    proposal = build(
+        drafts, ulid=ulid, title=title, rationale=rationale, author=author, base=base, supersedes=supersedes
+    )
+    overlay = {r.path: (None if r.restore is None else _restore_bytes(vault, r)) for r in restores}
+    report = validate_proposal(RepoState(vault, settings, overlay, blobs=blobs), proposal)
+    if not report.ok:
+        return Staged(ulid, report)
+    folder = _publish(vault, proposal, restores, blobs or {})
+    return Staged(ulid, report, folder, restores)
+
+
+def _restore_bytes(vault: Vault, r: Restore) -> bytes:
+    if r.data is not None:
+        return r.data
+    assert r.restore is not None
+    return bytes(vault.repo[r.restore].data)
+
+
+def proposals_root(vault: Vault) -> str:
+    """``.kp/proposals`` as a real folder of the vault (made if missing), never through a symlink."""
+    here = vault.root
+    for part in PROPOSALS_DIR.split("/"):
+        here = os.path.join(here, part)
+        try:
+            st = os.lstat(here)
+        except FileNotFoundError:
+            os.mkdir(here)
+            continue
+        if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
+            raise UsageError(
+                f"{vault.relpath(here)} is not a plain folder (a symlink or a file); Curator writes proposals "
+                "only inside the vault",
+                hint=f"make {vault.relpath(here)} a real folder",
+            )
+    return here
+
+
+def _real_proposals_dir(vault: Vault) -> str | None:
+    """``.kp/proposals`` when it is a real folder reached through no symlink, else None."""
+    here = vault.root
+    for part in PROPOSALS_DIR.split("/"):
+        here = os.path.join(here, part)
+        try:
+            if not stat.S_ISDIR(os.lstat(here).st_mode):
+                return None
+        except FileNotFoundError:
+            return None
+    return here
+
+
+def _publish(vault: Vault, proposal: store.ProposalDir, restores: list[Restore], blobs: dict[str, bytes]) -> str:
+    root = proposals_root(vault)
+    ulid = proposal.id
+    staging = os.path.join(root, STAGING_PREFIX + ulid)
+    final = os.path.join(root, ulid)
+    _save_journal(vault, ulid, restores)
+    faults.point("propose:after-journal")
+    os.mkdir(staging)
+    assert proposal.manifest is not None
+    write_atomic(os.path.join(staging, MANIFEST), proposal.manifest)
+    if proposal.diff is not None:
+        write_atomic(os.path.join(staging, DIFF), proposal.diff)
+    for rel, stored in proposal.files.items():
+        # Validated already (KP002); checked again here because this is where the path is joined.
+        reason = escape_reason(rel)
+        if reason:
+            raise UnsafePath(rel, reason)
+        assert stored.data is not None
+        write_atomic(os.path.join(staging, FILES, *rel.split("/")), stored.data)
+    faults.point("propose:mid-staging")
+    for data in blobs.values():
+        vault.repo.create_blob(data)
+    for r in restores:
+        if r.data is not None:
+            vault.repo.create_blob(r.data)  # so a recovery can finish the restore
     os.rename(staging, final)
-    fsync_dir(os.path.dirname(final))
+    fsync_dir(root)
+    faults.point("propose:after-publish")
+    for n, r in enumerate(restores):
+        _restore(vault, r)
+        if n == 0:
+            faults.point("propose:mid-restore")
+    clear_journal(vault)
     return final
 
 
-def discard(staging: str) -> None:
-    shutil.rmtree(staging, ignore_errors=True)
+def _restore(vault: Vault, r: Restore) -> None:
+    full = checked_join(vault.root, r.path)
+    if r.restore is None:
+        remove_file(full)
+    else:
+        write_atomic(full, _restore_bytes(vault, r), 0o755 if r.mode == 0o100755 else None)
 
 
-def load_staging(vault: Vault, staging: str, ulid: str) -> store.ProposalDir:
-    """Load a staging folder as if it were already in the queue (for validation)."""
-    return store.load(vault.root, ulid, folder=staging)
+def _journal_path(vault: Vault) -> str:
+    return os.path.join(vault.git_dir, JOURNAL)
 
 
-def head_commit(vault: Vault) -> str:
-    repo = vault.repo
-    if repo.head_is_unborn:
-        raise UsageError("the vault has no commits yet; commit once, then propose against it")
-    return str(repo.head.target)
+def _save_journal(vault: Vault, ulid: str, restores: list[Restore]) -> None:
+    data = {
+        "proposal": ulid,
+        "restores": [{"path": r.path, "edited": r.edited, "restore": r.restore, "mode": r.mode} for r in restores],
+    }
+    write_atomic(_journal_path(vault), json.dumps(data, indent=1).encode("utf-8"))
+
+
+def clear_journal(vault: Vault) -> None:
+    remove_file(_journal_path(vault))
+
+
+def journal_exists(vault: Vault) -> bool:
+    return os.path.exists(_journal_path(vault))
+
+
+def recover(vault: Vault) -> list[str]:
+    """Finish or undo a ``propose`` that was killed; returns what was done, one line each."""
+    import pygit2
+
+    done: list[str] = []
+    try:
+        with open(_journal_path(vault), encoding="utf-8") as f:
+            data = json.load(f)
+        ulid = str(data["proposal"])
+        restores = [Restore(r["path"], r["edited"], r["restore"], r["mode"]) for r in data["restores"]]
+    except FileNotFoundError:
+        data = None
+    except (OSError, ValueError, KeyError, TypeError):
+        # Cut short while being written: nothing was staged or restored after it.
+        data = None
+    root = _real_proposals_dir(vault)
+    if data is not None and root and os.path.isdir(os.path.join(root, ulid)) and escape_reason(ulid) is None:
+        left = []
+        for r in restores:
+            try:
+                with open(checked_join(vault.root, r.path), "rb") as f:
+                    now: str | None = str(pygit2.hash(f.read()))
+            except (FileNotFoundError, NotADirectoryError):
+                now = None
+            except UnsafePath:
+                left.append(r.path)
+                continue
+            if now == r.restore:
+                continue
+            if now == r.edited:
+                _restore(vault, r)
+                done.append(f"restored {r.path} (its edit is in proposal {ulid})")
+            else:
+                left.append(r.path)
+        for path in left:
+            done.append(f"left {path} as it is: it changed after the interrupted propose of {ulid}")
+        done.append(f"finished the interrupted propose of {ulid}")
+    elif data is not None:
+        done.append(f"undid the interrupted propose of {ulid}: nothing was staged, your files are unchanged")
+    done.extend(sweep_staging(vault))
+    clear_journal(vault)
+    return done
+
+
+def sweep_staging(vault: Vault) -> list[str]:
+    """Remove staging folders a killed propose left (only ever called under the vault lock)."""
+    root = _real_proposals_dir(vault)
+    if root is None:
+        return []
+    try:
+        entries = [e for e in os.scandir(root) if e.name.startswith(STAGING_PREFIX)]
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    removed = []
+    for e in entries:
+        if e.is_dir(follow_symlinks=False):
+            shutil.rmtree(e.path, ignore_errors=True)
+        else:
+            remove_file(e.path)
+        removed.append(f"removed the unfinished staging folder {PROPOSALS_DIR}/{e.name}")
+    return removed

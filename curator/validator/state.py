@@ -31,7 +31,12 @@ _KP_LINE = re.compile(r"^kp_id[ \t]*:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
 
 class RepoState:
     def __init__(
-        self, vault: Vault, settings: Settings, overlay: dict[str, bytes | None] | None = None, against: str = "HEAD"
+        self,
+        vault: Vault,
+        settings: Settings,
+        overlay: dict[str, bytes | None] | None = None,
+        against: str = "HEAD",
+        blobs: dict[str, bytes] | None = None,
     ) -> None:
         self.vault = vault
         self.settings = settings
@@ -41,6 +46,9 @@ class RepoState:
         # Paths to see as if they held other bytes (None: absent). `curator propose`
         # validates work-tree edits as they will be once the files are restored.
         self.overlay = overlay or {}
+        # Blobs a proposal being staged will add to the object store once it is valid:
+        # a rejected one must not leave loose objects behind.
+        self.pending_blobs = blobs or {}
 
     @cached_property
     def repo(self) -> pygit2.Repository:
@@ -96,6 +104,8 @@ class RepoState:
             return False
 
     def blob(self, oid: str) -> bytes | None:
+        if oid in self.pending_blobs:
+            return self.pending_blobs[oid]
         try:
             obj = self.repo.get(oid)
         except (ValueError, KeyError):
@@ -124,6 +134,15 @@ class RepoState:
         with open(full, "rb") as f:
             return f.read()
 
+    def worktree_clean(self, path: str) -> bytes | None:
+        """The work-tree file as ``git add`` would store it (git's clean filters, e.g. CRLF to LF)."""
+        raw = self.worktree_bytes(path)
+        if raw is None:
+            return None
+        from curator.proposals.filters import clean
+
+        return clean(self.repo, path, raw)
+
     def lexists(self, path: str) -> bool:
         if path in self.overlay:
             return self.overlay[path] is not None
@@ -131,15 +150,9 @@ class RepoState:
 
     def symlink_on_path(self, path: str) -> str | None:
         """The first component of ``path`` (itself included) that is a symlink in the work tree."""
-        parts = path.split("/")
-        for i in range(1, len(parts) + 1):
-            prefix = "/".join(parts[:i])
-            try:
-                if stat.S_ISLNK(os.lstat(self.vault.abspath(prefix)).st_mode):
-                    return prefix
-            except (FileNotFoundError, NotADirectoryError):
-                return None
-        return None
+        from curator.proposals.paths import symlink_on_path
+
+        return symlink_on_path(self.vault.root, path)
 
     @cached_property
     def scan(self) -> Classified:

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 from curator.proposals import events as events_mod
 from curator.proposals.diff import DiffError, FilePatch
 from curator.proposals.diff import parse as parse_diff
-from curator.proposals.hunks import HunkConflict
+from curator.proposals.hunks import HunkConflict, Placed, place
 from curator.proposals.hunks import apply as apply_hunks
+from curator.proposals.paths import escape_reason
 from curator.proposals.store import ProposalDir
-from curator.validator.rules.paths import escape_reason
 from curator.validator.state import RepoState
 
 if TYPE_CHECKING:
@@ -33,9 +33,11 @@ class ChangeView:
     base_bytes: bytes | None = None
     """Modify/delete: the content of base_blob, when the repository has it."""
     current_bytes: bytes | None = None
-    """The work tree's file, if any."""
+    """The work tree's file, if any, as git would store it (clean filters applied)."""
     post_from_base: str | None = None
     post_from_current: str | None = None
+    current_placed: list[Placed] = field(default_factory=list)
+    """Where each hunk applies in the work tree's file (``git apply``'s places, offsets included)."""
     base_conflict: HunkConflict | None = None
     current_conflict: HunkConflict | None = None
     drift: str | None = None
@@ -55,6 +57,11 @@ class ChangeView:
         if self.change.op == "delete":
             return None
         return self.post_from_current if self.post_from_current is not None else self.post_from_base
+
+    @property
+    def largest_offset(self) -> int:
+        """How far (in lines) the furthest hunk moved from where the proposal put it."""
+        return max((abs(p.offset) for p in self.current_placed), default=0)
 
     @property
     def pre_text(self) -> str | None:
@@ -150,7 +157,7 @@ def _images(view: ChangeView, state: RepoState) -> None:
         view.current_conflict = HunkConflict(0, 0, "the file in the work tree is not UTF-8 text")
     else:
         try:
-            view.post_from_current = apply_hunks(current_text, patch.hunks, delete=delete)
+            view.post_from_current, view.current_placed = place(current_text, patch.hunks, delete=delete)
         except HunkConflict as e:
             view.current_conflict = e
     if view.current_conflict is not None:
@@ -195,7 +202,7 @@ def build(proposal: ProposalDir, state: RepoState) -> Subject:
         if escape_reason(change.path) or state.symlink_on_path(change.path):
             view.readable = False
             continue
-        view.current_bytes = state.worktree_bytes(change.path)
+        view.current_bytes = state.worktree_clean(change.path)
         if change.op == "create":
             stored = proposal.files.get(change.path)
             view.new_bytes = stored.data if stored else None

@@ -27,10 +27,12 @@ def test_worktree_edits_become_a_proposal_and_the_files_are_restored(vault: GitV
         "why not",
         "--author",
         "agent:helper",
+        "--include-new",
     )
     assert r.code == 0, r
     data = json.loads(r.out)
     assert data["ok"] and data["staged"]
+    assert data["restored"] == ["notes/alpha.md", "notes/beta.md"] and data["removed"] == ["notes/new idea.md"]
     pid = data["id"]
     assert vault.read("notes/alpha.md") == original
     assert (vault.root / "notes/beta.md").exists()
@@ -55,7 +57,7 @@ def test_a_rejected_worktree_proposal_is_not_staged_and_keeps_the_edits(vault: G
     r = cli("--vault", vault.root, "propose")
     assert r.code == 1 and "KP006" in r.out
     assert vault.read("notes/alpha.md") == edited
-    assert list((vault.root / ".kp" / "proposals").iterdir()) == []
+    assert not (vault.root / ".kp" / "proposals").exists()  # nothing at all was written
 
 
 def test_staged_changes_are_refused(vault: GitVault, cli) -> None:

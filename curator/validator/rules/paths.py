@@ -2,39 +2,18 @@
 
 from __future__ import annotations
 
-import posixpath
-import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from curator.proposals.paths import escape_reason
 from curator.validator.finding import Finding
 from curator.vault.globs import matches
+
+__all__ = ["check", "escape_reason", "is_curator_path"]
 
 if TYPE_CHECKING:
     from curator.validator.state import RepoState
     from curator.validator.subject import Subject
-
-_DRIVE = re.compile(r"^[A-Za-z]:")
-
-
-def escape_reason(path: str) -> str | None:
-    """Why a proposal may not write ``path``, judged on the string alone."""
-    if not path:
-        return "the path is empty"
-    if any(ord(c) < 32 or ord(c) == 127 for c in path):
-        return "the path contains control characters"
-    if path.startswith("/") or _DRIVE.match(path) or path.startswith("\\\\"):
-        return "the path is absolute; use a path relative to the vault"
-    if "\\" in path:
-        return "the path contains a backslash; use '/' between folders"
-    parts = path.split("/")
-    if ".." in parts:
-        return "the path climbs out with '..'"
-    if any(p.casefold() == ".git" for p in parts):
-        return "the path reaches into .git/"
-    if posixpath.normpath(path) != path or "" in parts or "." in parts:
-        return f"the path is not normalised (write {posixpath.normpath(path)!r})"
-    return None
 
 
 def is_curator_path(path: str) -> bool:
