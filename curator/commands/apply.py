@@ -15,6 +15,7 @@ from curator.proposals.lock import vault_lock
 if TYPE_CHECKING:
     from curator.proposals.apply import Applied
     from curator.settings import Settings
+    from curator.validator import ProposalReport
     from curator.vault.discover import Vault
 
 
@@ -42,13 +43,36 @@ def run(app: App, ulid: str, yes: bool, no_commit: bool) -> int:
         report = validate_proposal(RepoState(vault, settings), store.load(vault.root, ulid))
         # The same rows and colours as the review UI's diff pane.
         print_proposal(report, settings.producers.names)
+        for text in drift_lines(report):
+            output.line(text)
         if not click.confirm("apply it?", default=False):
             output.line("not applied")
             return 1
     done = decide(vault, settings, ulid, by=by, commit=not no_commit)
+    drifted = drifted_paths(done.report)
     if app.json:
-        output.emit_json({"id": ulid, "applied": True, "commit": done.commit, "paths": done.paths})
+        output.emit_json({"id": ulid, "applied": True, "commit": done.commit, "paths": done.paths, "drifted": drifted})
     else:
+        if yes:
+            for text in drift_lines(done.report):
+                output.line(text)
         where = f"committed {done.commit[:12]}" if done.commit else "applied to the work tree (not committed)"
-        output.line(f"{ulid}: {where}: {', '.join(done.paths)}")
+        output.line(f"{ulid}: {where}: {', '.join(output.safe_path(p) for p in done.paths)}")
     return 0
+
+
+def drifted_paths(report: ProposalReport) -> list[dict[str, object]]:
+    views = report.subject.changes if report.subject else []
+    return [{"path": v.change.path, "offset": v.largest_offset} for v in views if v.drift == "drifted"]
+
+
+def drift_lines(report: ProposalReport) -> list[str]:
+    """What drift means, said before (or, with --yes, as) a drifted proposal is applied."""
+    lines = []
+    for d in drifted_paths(report):
+        moved = f", {d['offset']} line(s) from where the proposal put it" if d["offset"] else ""
+        lines.append(
+            f"  drifted: {output.safe_path(str(d['path']))} changed since the proposal was made; "
+            f"its hunks still match exactly and apply where their context now is{moved}"
+        )
+    return lines

@@ -122,6 +122,7 @@ POINTS = [
     "apply:after-write",
     "apply:after-event",
     "apply:after-commit",
+    "apply:index-locked",
     "apply:after-index",
 ]
 
@@ -154,6 +155,8 @@ def test_killed_apply_leaves_the_vault_unchanged_or_fully_applied(vault: GitVaul
     assert _user_state(vault) == before_user
     assert not (vault.root / ".git" / "curator-apply.json").exists()
     assert not (vault.root / ".git" / "curator.lock").exists()
+    assert not (vault.root / ".git" / "index.lock").exists()
+    assert vault.git("add", "--dry-run", "-A").returncode == 0
     # and the apply can be finished afterwards
     if status == "pending":
         done = run_process("--vault", vault.root, "apply", pid, "--yes")

@@ -105,9 +105,7 @@ def test_the_staging_api_checks_paths_itself(vault: GitVault) -> None:
         stage.Draft("create", ".git/x.md", content=DRAFT.encode()),
     ]
     author = stage.parse_author("agent:mcp")
-    staged = stage.stage(
-        v, Settings(), drafts, title="t", rationale="", author=author, base=stage.head_commit(v)
-    )
+    staged = stage.stage(v, Settings(), drafts, title="t", rationale="", author=author, base=stage.head_commit(v))
     assert not staged.ok and staged.folder is None
     assert {f.code for f in staged.report.findings} >= {"KP002"}
     assert not (vault.root.parent / "victim.md").exists()
