@@ -15,8 +15,7 @@ from curator.errors import Rejected
 from curator.proposals import events, stage, store
 from curator.proposals.manifest import Author
 from curator.settings import Settings
-from curator.validator import ProposalReport, validate_proposal
-from curator.validator.state import RepoState
+from curator.validator import ProposalReport
 from curator.vault.discover import Vault
 
 AUTHOR = Author(kind="librarian", name="digest")
@@ -74,13 +73,12 @@ def stage_digest(
     """Stage and validate; the caller holds the vault lock. Rejected (nothing staged) if invalid."""
     base = stage.head_commit(vault)
     draft = stage.Draft("create", path, content=content, kp_id=kp_id)
-    ulid, staging = stage.write(vault, [draft], title=title, rationale=rationale, author=AUTHOR, base=base)
-    report = validate_proposal(RepoState(vault, settings), stage.load_staging(vault, staging, ulid))
-    if not report.ok:
-        stage.discard(staging)
+    staged = stage.stage(vault, settings, [draft], title=title, rationale=rationale, author=AUTHOR, base=base)
+    report = staged.report
+    if not staged.ok:
         first = report.findings[0]
         raise Rejected(
             f"the digest proposal is invalid: {first.code} {first.path}: {first.message}", hint="nothing was staged"
         )
-    stage.publish(vault, ulid, staging)
+    ulid = staged.id
     return ulid, report
