@@ -40,7 +40,7 @@ def run(app: App, ulid: str, yes: bool, no_commit: bool) -> int:
             raise CheckFailed("apply needs confirmation", hint="pass --yes when not at a terminal")
         from curator.diffview.console import print_proposal
 
-        report = validate_proposal(RepoState(vault, settings), store.load(vault.root, ulid))
+        report = validate_proposal(RepoState(vault, settings), store.load_within(vault.root, ulid, settings.limits))
         # The same rows and colours as the review UI's diff pane.
         print_proposal(report, settings.producers.names)
         for text in drift_lines(report):

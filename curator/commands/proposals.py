@@ -33,7 +33,7 @@ def run(app: App, all_: bool) -> int:
     now = dt.datetime.now(dt.UTC)
     rows: list[dict[str, Any]] = []
     for pid in store.list_ids(vault.root):
-        report = validate_proposal(state, store.load(vault.root, pid))
+        report = validate_proposal(state, store.load_within(vault.root, pid, state.settings.limits))
         if report.status != "pending" and not all_:
             continue
         m = report.subject.manifest if report.subject else None

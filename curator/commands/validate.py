@@ -77,7 +77,7 @@ def run(app: App, targets: tuple[str, ...], all_: bool, fmt: str, against: str =
         ids, note_paths = (every if all_ else _pending(vault, every)), []
     state = RepoState(vault, settings, against=against)
     _ = state.head_tree  # a bad --against is a usage error before any output
-    reports = [validate_proposal(state, store.load(vault.root, pid)) for pid in ids]
+    reports = [validate_proposal(state, store.load_within(vault.root, pid, settings.limits)) for pid in ids]
     notes = [check_note(state, p) for p in note_paths]
     text = to_json(reports, notes) if (fmt == "json" or app.json) else to_text(reports, notes)
     sys.stdout.write(text)

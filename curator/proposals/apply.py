@@ -130,7 +130,8 @@ def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commi
         before = str(repo.create_blob(raw)) if raw is not None else None
         result = view.new_bytes if view.change.op == "create" else results.get(path)
         after = str(repo.create_blob(smudge(repo, path, result))) if result is not None else None
-        committed = _commit_bytes(view, result, state.blob(head_oid) if head_oid else None)
+        head_raw = state.blob(head_oid) if head_oid else None
+        committed = _commit_bytes(view, result, state.clean(path, head_raw) if head_raw is not None else None)
         commit_oid = str(repo.create_blob(committed)) if committed is not None else None
         journal.steps.append(jr.Step(path, before, after, commit_oid, mode))
     events_path = f"{PROPOSALS_DIR}/{report.id}/{EVENTS}"
@@ -249,7 +250,7 @@ def _touched_in_commit(vault: Vault, journal: jr.Journal, commit: pygit2.Commit)
 def apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool = True) -> Applied:
     """Apply proposal ``ulid``; the caller holds the vault lock (which recovered any earlier apply)."""
     gitindex.check_unlocked(vault)
-    proposal = store.load(vault.root, ulid)
+    proposal = store.load_within(vault.root, ulid, settings.limits)
     if not proposal.exists:
         raise NotFound(f"no proposal {ulid} in {PROPOSALS_DIR}/")
     state = RepoState(vault, settings)

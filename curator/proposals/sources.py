@@ -106,10 +106,14 @@ def from_worktree(
             old = bytes(repo[entry.id].data)
             raw = _read(vault, path) if flags & WT.WT_MODIFIED else None
             new = clean(repo, path, raw) if raw is not None else None
-            if new == old:
-                continue  # differs only in what git's filters undo (line endings)
+            # Both sides as `git add` would store them now: a note committed with CRLF before
+            # Curator's eol=lf attribute differs from its work-tree copy only in line endings,
+            # which is no edit of the user's.
+            old_clean = clean(repo, path, old)
+            if new == old_clean:
+                continue
             op = "modify" if new is not None else "delete"
-            out.drafts.append(Draft(op, path, base_blob=str(entry.id), diff=unified(path, old, new)))
+            out.drafts.append(Draft(op, path, base_blob=str(entry.id), diff=unified(path, old_clean, new)))
             edited = str(pygit2.hash(raw)) if raw is not None else None
             out.restores.append(_restore_to(repo, path, old, edited, entry.filemode))
     if staged:

@@ -1,10 +1,18 @@
-"""Reading proposal directories as they are on disk, without trusting them."""
+"""Reading proposal directories as they are on disk, without trusting them.
+
+Sizes come from ``stat`` before any read: a file over ``max_file`` is not read, and
+once the proposal's files add up past ``max_total`` no further file is read (the
+validator rejects it on the sizes, KP009). Every read is capped at its limit plus
+one byte, so a file that grows after its ``stat`` is still never read whole. Memory
+stays within the limits however large the files on disk are.
+"""
 
 from __future__ import annotations
 
 import os
 import stat
 from dataclasses import dataclass, field
+from typing import Any
 
 from curator.proposals.layout import DIFF, EVENTS, FILES, KNOWN, MANIFEST, PROPOSALS_DIR
 
@@ -35,17 +43,34 @@ class ProposalDir:
     exists: bool = True
 
 
-def _read(path: str, size: int) -> bytes | None:
-    if size > READ_CAP:
+def _read(path: str, size: int, cap: int) -> bytes | None:
+    if size > cap:
         return None
     with open(path, "rb") as f:
-        return f.read(READ_CAP + 1)
+        data = f.read(cap + 1)
+    return None if len(data) > cap else data
 
 
-def load(vault_root: str, ulid: str, folder: str | None = None) -> ProposalDir:
-    """The proposal ``ulid``, read from ``.kp/proposals/<ulid>`` or from ``folder`` (a staging copy)."""
+@dataclass
+class _Budget:
+    max_file: int
+    max_total: int
+
+    def cap(self, p: ProposalDir) -> int:
+        """How much the next file may hold to be read: nothing once the proposal is over its total."""
+        return -1 if p.total_bytes > self.max_total else self.max_file
+
+
+def load(
+    vault_root: str, ulid: str, folder: str | None = None, *, max_file: int = READ_CAP, max_total: int = READ_CAP
+) -> ProposalDir:
+    """The proposal ``ulid``, read from ``.kp/proposals/<ulid>`` or from ``folder`` (a staging copy).
+
+    Pass the vault's ``limits`` as ``max_file`` and ``max_total``: nothing past them is read.
+    """
     rel_dir = f"{PROPOSALS_DIR}/{ulid}"
     base = folder or os.path.join(vault_root, PROPOSALS_DIR, ulid)
+    budget = _Budget(min(max_file, READ_CAP), min(max_total, READ_CAP))
     p = ProposalDir(ulid, rel_dir)
     try:
         st = os.lstat(base)
@@ -66,14 +91,14 @@ def load(vault_root: str, ulid: str, folder: str | None = None) -> ProposalDir:
             if not entry.is_dir(follow_symlinks=False):
                 p.unexpected.append(entry.name)
                 continue
-            _load_files(p, entry.path, "")
+            _load_files(p, entry.path, "", budget)
             continue
         if not entry.is_file(follow_symlinks=False):
             p.unexpected.append(entry.name)
             continue
         size = entry.stat(follow_symlinks=False).st_size
         p.total_bytes += size
-        data = _read(entry.path, size)
+        data = _read(entry.path, size, max(budget.max_total, budget.max_file))
         if entry.name == MANIFEST:
             p.manifest = data
         elif entry.name == DIFF:
@@ -83,17 +108,22 @@ def load(vault_root: str, ulid: str, folder: str | None = None) -> ProposalDir:
     return p
 
 
-def _load_files(p: ProposalDir, folder: str, prefix: str) -> None:
+def load_within(vault_root: str, ulid: str, limits: Any) -> ProposalDir:
+    """``load`` with the vault's ``limits`` (``settings.limits``)."""
+    return load(vault_root, ulid, max_file=limits.max_file_bytes, max_total=limits.max_proposal_bytes)
+
+
+def _load_files(p: ProposalDir, folder: str, prefix: str, budget: _Budget) -> None:
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         rel = f"{prefix}{entry.name}"
         if entry.is_symlink():
             p.symlinks.append(f"{p.rel_dir}/{FILES}/{rel}")
         elif entry.is_dir(follow_symlinks=False):
-            _load_files(p, entry.path, rel + "/")
+            _load_files(p, entry.path, rel + "/", budget)
         elif entry.is_file(follow_symlinks=False):
             size = entry.stat(follow_symlinks=False).st_size
             p.total_bytes += size
-            p.files[rel] = StoredFile(size, _read(entry.path, size))
+            p.files[rel] = StoredFile(size, _read(entry.path, size, budget.cap(p)))
         else:
             p.unexpected.append(f"{FILES}/{rel}")
 

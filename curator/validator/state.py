@@ -137,11 +137,14 @@ class RepoState:
     def worktree_clean(self, path: str) -> bytes | None:
         """The work-tree file as ``git add`` would store it (git's clean filters, e.g. CRLF to LF)."""
         raw = self.worktree_bytes(path)
-        if raw is None:
-            return None
+        return None if raw is None else self.clean(path, raw)
+
+    def clean(self, path: str, data: bytes) -> bytes:
+        """``data`` as ``git add`` would store it at ``path`` now (a blob committed with CRLF
+        before ``eol=lf`` was set comes out LF, as ``git add --renormalize`` would make it)."""
         from curator.proposals.filters import clean
 
-        return clean(self.repo, path, raw)
+        return clean(self.repo, path, data)
 
     def lexists(self, path: str) -> bool:
         if path in self.overlay:

@@ -31,7 +31,7 @@ class ChangeView:
     new_bytes: bytes | None = None
     """Create: the content under files/."""
     base_bytes: bytes | None = None
-    """Modify/delete: the content of base_blob, when the repository has it."""
+    """Modify/delete: the content of base_blob (as git's clean filters would store it now), when the repository has it."""
     current_bytes: bytes | None = None
     """The work tree's file, if any, as git would store it (clean filters applied)."""
     post_from_base: str | None = None
@@ -140,7 +140,8 @@ def _decode(raw: bytes | None) -> str | None:
 def _images(view: ChangeView, state: RepoState) -> None:
     change, patch = view.change, view.patch
     if change.base_blob:
-        view.base_bytes = state.blob(change.base_blob)
+        raw_base = state.blob(change.base_blob)
+        view.base_bytes = None if raw_base is None else state.clean(change.path, raw_base)
     if patch is None or patch.binary:
         return
     delete = change.op == "delete"
@@ -162,7 +163,7 @@ def _images(view: ChangeView, state: RepoState) -> None:
             view.current_conflict = e
     if view.current_conflict is not None:
         view.drift = "conflicts"
-    elif change.base_blob and view.current_bytes is not None and _blob_id(view.current_bytes) == change.base_blob:
+    elif view.base_bytes is not None and view.current_bytes == view.base_bytes:
         view.drift = "clean"
     else:
         view.drift = "drifted"
