@@ -185,7 +185,7 @@ def record_superseded(vault: Vault, ulid: str, by: str, new: str) -> None:
 
 def rebase(vault: Vault, settings: Settings, ulid: str, *, by: str) -> Rebased:
     """Rebase proposal ``ulid`` onto the work tree as it is; the caller holds the vault lock."""
-    proposal = store.load(vault.root, ulid)
+    proposal = store.load_within(vault.root, ulid, settings.limits)
     if not proposal.exists:
         raise NotFound(f"no proposal {ulid} in {PROPOSALS_DIR}/")
     state = RepoState(vault, settings)

@@ -144,7 +144,7 @@ def check(vault: Vault, settings: Settings, ulid: str) -> ProposalReport:
     from curator.validator.state import RepoState
 
     v = fresh(vault)
-    return validate_proposal(RepoState(v, settings), store.load(v.root, ulid))
+    return validate_proposal(RepoState(v, settings), store.load_within(v.root, ulid, settings.limits))
 
 
 def check_all(vault: Vault, settings: Settings, ids: list[str]) -> Iterator[ProposalReport]:
@@ -155,4 +155,4 @@ def check_all(vault: Vault, settings: Settings, ids: list[str]) -> Iterator[Prop
     v = fresh(vault)
     state = RepoState(v, settings)
     for ulid in ids:
-        yield validate_proposal(state, store.load(v.root, ulid))
+        yield validate_proposal(state, store.load_within(v.root, ulid, settings.limits))
