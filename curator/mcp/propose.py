@@ -3,10 +3,11 @@
 Each change names the blob the agent read (``kp_read`` returns it) and carries either
 the file's full new content (the server computes the diff against that blob) or a
 unified diff. Nothing is written before every path has passed the validator's path
-checks, and a proposal the validator rejects is discarded whole: the only thing an
-accepted proposal adds besides its folder under ``.kp/proposals/`` is the git blob of
-the note as the agent read it, when that version was never committed (the proposal's
-``base_blob`` must be readable by every later validation).
+checks, and the proposal is validated in memory (``stage.stage``), so one the
+validator rejects writes nothing at all. The only thing an accepted proposal adds
+besides its folder under ``.kp/proposals/`` is the git blob of the note as the agent
+read it, when that version was never committed (the proposal's ``base_blob`` must be
+readable by every later validation).
 
 **A stale blob is rejected with the drift** (KP005): when the note changed since the
 agent read it, the call says so, names both blobs, and nothing is staged. The agent
@@ -74,17 +75,6 @@ class Outcome:
                 else "Nothing was staged and nothing was written. Fix each finding and call kp_propose again."
             ),
         }
-
-
-class _State(RepoState):
-    """The repository as the validator sees it, plus the blobs the agent read but git never stored."""
-
-    def __init__(self, vault: Vault, settings: Settings, read_blobs: dict[str, bytes]) -> None:
-        super().__init__(vault, settings)
-        self.read_blobs = read_blobs
-
-    def blob(self, oid: str) -> bytes | None:
-        return self.read_blobs.get(oid) or super().blob(oid)
 
 
 def _path_findings(vault: Vault, settings: Settings, changes: list[ChangeIn]) -> list[Finding]:
@@ -200,7 +190,6 @@ def _locked(vault: Vault) -> Any:
 def propose(
     vault: Vault, settings: Settings, title: str, rationale: str, changes: list[ChangeIn], author: Author
 ) -> Outcome:
-    from curator.validator import validate_proposal
     from curator.vault.identity import new_ulid
 
     title, rationale = title.strip(), rationale.strip()
@@ -217,7 +206,7 @@ def propose(
     with _in_process:
         lock = _locked(vault)
         try:
-            return _stage(vault, settings, ulid, title, rationale, changes, author, validate_proposal)
+            return _stage(vault, settings, ulid, title, rationale, changes, author)
         finally:
             lock.__exit__(None, None, None)
 
@@ -230,7 +219,6 @@ def _stage(
     rationale: str,
     changes: list[ChangeIn],
     author: Author,
-    validate: Any,
 ) -> Outcome:
     minted: list[str] = []
     read_blobs: dict[str, bytes] = {}
@@ -242,19 +230,23 @@ def _stage(
     if problems:
         return Outcome(ulid, False, sorted(problems, key=lambda f: f.sort_key()), minted=minted)
     base = stage.head_commit(vault)
-    _id, staging = stage.write(vault, drafts, title=title, rationale=rationale, author=author, base=base, ulid=ulid)
-    try:
-        report = validate(_State(vault, settings, read_blobs), stage.load_staging(vault, staging, ulid))
-        if not report.ok:
-            stage.discard(staging)
-            return Outcome(ulid, False, report.findings, minted=minted)
-        for blob_id, data in read_blobs.items():
-            if _State(vault, settings, {}).blob(blob_id) is None:
-                vault.repo.create_blob(data)
-        stage.publish(vault, ulid, staging)
-    except BaseException:
-        stage.discard(staging)
-        raise
+    # The notes as the agent read them that git never stored: the validator reads them
+    # from memory, and they are written only if the proposal is staged.
+    unstored = {oid: data for oid, data in read_blobs.items() if vault.repo.get(oid) is None}
+    staged = stage.stage(
+        vault,
+        settings,
+        drafts,
+        title=title,
+        rationale=rationale,
+        author=author,
+        base=base,
+        blobs=unstored,
+        ulid=ulid,
+    )
+    report = staged.report
+    if not staged.ok:
+        return Outcome(ulid, False, report.findings, minted=minted)
     return Outcome(ulid, True, [], report.auto_applicable, minted, report.drift)
 
 
@@ -268,7 +260,7 @@ def proposal_status(vault: Vault, settings: Settings, ulid: str) -> dict[str, An
         raise UsageError(f"{ulid!r} is not a proposal id (a ULID, as kp_propose returned it)")
     if ulid not in store.list_ids(vault.root):
         raise NotFound(f"no proposal {ulid} in .kp/proposals/ (a rejected proposal is never staged)")
-    report = validate_proposal(RepoState(vault, settings), store.load(vault.root, ulid))
+    report = validate_proposal(RepoState(vault, settings), store.load_within(vault.root, ulid, settings.limits))
     m = report.subject.manifest if report.subject else None
     return {
         "id": ulid,

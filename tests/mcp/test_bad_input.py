@@ -157,7 +157,9 @@ def test_bad_input_gets_a_clear_error_and_writes_nothing(served: GitVault, tmp_p
     after.pop("notes/alpha.md")
     before.pop("notes/alpha.md")
     assert after == before  # nothing of a rejected proposal stays: no folder, no staging, no file
-    assert not any(p.name.startswith(".staging") for p in (served.root / ".kp" / "proposals").iterdir())
+    # Rejected proposals are validated in memory: not even the queue's folder is made for them.
+    queue = served.root / ".kp" / "proposals"
+    assert not queue.exists() or not any(p.name.startswith(".staging") for p in queue.iterdir())
     assert not (tmp_path / "escaped.md").exists() and not (served.root.parent / "escaped.md").exists()
     assert not Path("/tmp/absolute.md").exists()
     assert not (tmp_path / "outside" / "new.md").exists()
