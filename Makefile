@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 TORCH ?= torch==2.13.0
 
-.PHONY: setup example test lint bench-validate bench-scale bench-scifact
+.PHONY: setup example test lint snapshots screenshot bench-validate bench-scale bench-scifact
 
 $(VENV)/.setup-done: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,15 @@ example: setup
 
 test: setup
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
+
+# After an intended change to the review UI: rewrite its snapshot SVGs, then look at them
+# (tests/review/__snapshots__/) before committing.
+snapshots: setup
+	$(BIN)/python -m pytest tests/review/test_snapshots.py --snapshot-update -p no:xdist -q
+
+# The README's screenshot of the review UI on the example vault.
+screenshot: setup
+	$(BIN)/python scripts/review-screenshot docs/review-ui.svg
 
 lint: setup
 	$(BIN)/ruff check curator tests benchmarks

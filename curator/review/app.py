@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import TYPE_CHECKING
 
 from textual.app import App
@@ -21,21 +22,23 @@ class ReviewApp(App[None]):
     # Quitting is a screen key (q), so a dialog that is open cannot be quit through.
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, vault: Vault, settings: Settings, *, by: str) -> None:
+    def __init__(self, vault: Vault, settings: Settings, *, by: str, now: dt.datetime | None = None) -> None:
         super().__init__()
         self.vault = vault
         self.settings = settings
         self.by = by
         """Who decides: recorded in each event, as ``curator apply``/``reject`` record it."""
+        self.now = now
+        """The clock ages are shown against (None: the real one; snapshot tests fix it)."""
 
     def on_mount(self) -> None:
         self.push_screen(QueueScreen())
 
 
-def make_app(app: CuratorApp) -> ReviewApp:
+def make_app(app: CuratorApp, *, now: dt.datetime | None = None) -> ReviewApp:
     """The review app for the vault ``app`` resolves (``--vault``, ``CURATOR_VAULT`` or the cwd)."""
     from curator.proposals import stage
 
     vault = app.vault()
     settings = app.settings()
-    return ReviewApp(vault, settings, by=f"human:{stage.default_author(vault).name}")
+    return ReviewApp(vault, settings, by=f"human:{stage.default_author(vault).name}", now=now)

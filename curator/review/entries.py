@@ -34,7 +34,7 @@ class Entry:
     verdict: str = CHECKING
     """valid, rejected, or checking… until the validator has run."""
     drift: str = ""
-    """clean, drifted, conflicts, or empty (nothing to drift: creates only, or unchecked)."""
+    """clean, drifted, conflicts, new (creates only: nothing to drift from), or empty until checked."""
     files: int = 0
     status: str = "pending"
     event: Event | None = None
@@ -121,7 +121,9 @@ def fill(entry: Entry, report: ProposalReport) -> Entry:
     entry.author = visible(str(m.author)) if m else ""
     entry.created = m.created if m else entry.created
     entry.verdict = "valid" if report.ok else "rejected"
-    entry.drift = report.drift or ""
+    changes = subject.changes if subject else []
+    creates_only = bool(changes) and all(v.change.op == "create" for v in changes)
+    entry.drift = report.drift or ("new" if creates_only and report.status == "pending" else "")
     entry.files = len(subject.changes) if subject else 0
     entry.status = report.status
     decided = [e for e in subject.events if e.event == report.status] if subject else []

@@ -8,6 +8,8 @@ and decisions by a third, each through the same functions the CLI uses
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -61,6 +63,9 @@ class QueueScreen(Screen[None]):
     }
     QueueScreen #diff {
         width: 1fr;
+    }
+    QueueScreen.-split #detail {
+        display: none;
     }
     QueueScreen #empty {
         height: 1fr;
@@ -138,6 +143,8 @@ class QueueScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one(DetailPane).border_title = "Proposal"
         self.diff.border_title = "Changes"
+        if self.review.now is not None:
+            self.queue.now = self.review.now
         self.queue.focus()
         self.load_queue()
 
@@ -149,7 +156,11 @@ class QueueScreen(Screen[None]):
         review = self.review
         ids = entries_mod.list_ids(review.vault)
         worker = get_current_worker()
-        self.app.call_from_thread(self._listed, ids, select)
+        painted = threading.Event()
+        self.app.call_from_thread(self._listed, ids, select, painted)
+        # The queue is drawn before the validator starts: both want the one interpreter lock,
+        # and the first paint of a long queue matters more than its first verdicts.
+        painted.wait(timeout=5)
         batch: list[ProposalReport] = []
         for report in entries_mod.check_all(review.vault, review.settings, ids):
             if worker.is_cancelled:
@@ -158,10 +169,11 @@ class QueueScreen(Screen[None]):
             if len(batch) >= BATCH:
                 self.app.call_from_thread(self._checked, batch)
                 batch = []
+            time.sleep(0)  # hand the lock to the UI thread between proposals: keys stay responsive
         if batch and not worker.is_cancelled:
             self.app.call_from_thread(self._checked, batch)
 
-    def _listed(self, ids: list[str], select: str | None) -> None:
+    def _listed(self, ids: list[str], select: str | None, painted: threading.Event) -> None:
         queue = self.queue
         known = queue.entries
         for gone in set(known) - set(ids):
@@ -171,6 +183,7 @@ class QueueScreen(Screen[None]):
                 known[ulid] = Entry(ulid, created=entries_mod.created_from_ulid(ulid))
         queue.rebuild(keep=select)
         self._empty_state()
+        self.call_after_refresh(painted.set)
 
     def _checked(self, reports: list[ProposalReport]) -> None:
         queue = self.queue
@@ -269,7 +282,9 @@ class QueueScreen(Screen[None]):
             self.diff.scroll_page_up(animate=False)
 
     def action_split(self) -> None:
+        # Side by side needs the width: the detail pane steps aside until split is off again.
         self.diff.split = not self.diff.split
+        self.set_class(self.diff.split, "-split")
 
     def action_jump(self, forward: bool) -> None:
         if not self.diff.jump(forward):

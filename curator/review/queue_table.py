@@ -20,11 +20,13 @@ COLUMNS = (
     ("drift", "Drift"),
     ("files", "Files"),
 )
+# Rows drawn before the first paint; the rest follow it.
+FIRST_ROWS = 60
 # Fixed widths; the title takes what is left.
 WIDTHS = {"author": 22, "age": 4, "verdict": 10, "drift": 9, "files": 5}
 SORTS = ("age", "title", "author", "verdict", "drift", "files")
 _VERDICT_STYLE = {"valid": "green", "rejected": "red", CHECKING: "grey50"}
-_DRIFT_STYLE = {"clean": "green", "drifted": "yellow", "conflicts": "bold red"}
+_DRIFT_STYLE = {"clean": "green", "drifted": "yellow", "conflicts": "bold red", "new": "cyan"}
 _STATUS_STYLE = {"applied": "green", "rejected": "red", "superseded": "grey62"}
 
 
@@ -72,6 +74,7 @@ class QueueTable(DataTable[Text]):
         self.sort_reverse = False
         self.now = dt.datetime.now(dt.UTC)
         self._chosen: str | None = None
+        self._generation = 0
         # Decided while the UI is open: kept in view with their event until the next restart.
         self.decided_here: set[str] = set()
 
@@ -120,26 +123,41 @@ class QueueTable(DataTable[Text]):
         ]
 
     def rebuild(self, keep: str | None = None) -> None:
-        """Redraw every row (after a filter, sort or toggle), keeping the cursor on ``keep``."""
+        """Redraw every row (after a filter, sort or toggle), keeping the cursor on ``keep``.
+
+        The rows of the first screens go in at once and the rest after that paint: a table
+        measures every cell it is given, and a queue of 500 should not wait for that."""
         keep = keep if keep is not None else self._chosen
+        self._generation += 1
         self.clear(columns=True)
         self._add_columns()
         rows = self.visible_entries()
-        for e in rows:
+        first = max(FIRST_ROWS, 2 * self.size.height)
+        for e in rows[:first]:
             self.add_row(*self._cells(e), key=e.id)
-        shown = f"{len(rows)} shown" if self.query_text or self.show_decided else ""
         pending = sum(e.status == "pending" and not e.gone for e in self.entries.values())
         self.border_title = f"Proposals — {pending} pending"
-        bits = [b for b in (shown, f"sorted by {self.sort_column}{' ↓' if self.sort_reverse else ''}") if b]
+        bits = [f"sorted by {self.sort_column}{' ↓' if self.sort_reverse else ''}"]
         if self.query_text:
-            bits.insert(0, f"filter: {self.query_text}")
+            bits.insert(0, f"filter: {self.query_text} ({len(rows)} shown)")
         if self.show_decided:
             bits.append("decided shown")
         self.border_subtitle = " · ".join(bits)
         ids = [e.id for e in rows]
-        if keep in ids:
+        if keep in ids[:first]:
             self.move_cursor(row=ids.index(keep), animate=False)
+        if len(rows) > first:
+            self.call_after_refresh(self._add_rest, self._generation, rows[first:], keep)
         self._announce()
+
+    def _add_rest(self, generation: int, rows: list[Entry], keep: str | None) -> None:
+        if generation != self._generation:
+            return  # rebuilt again since: those rows are stale
+        for e in rows:
+            self.add_row(*self._cells(e), key=e.id)
+        ids = [e.id for e in rows]
+        if keep in ids:
+            self.select(keep)
 
     def update_entry(self, entry: Entry) -> None:
         """Refresh one proposal's row in place (the validator finished, or it was decided)."""
@@ -193,7 +211,6 @@ class QueueTable(DataTable[Text]):
         return None
 
     def select(self, ulid: str) -> None:
-        ids = [e.id for e in self.visible_entries()]
-        if ulid in ids:
-            self.move_cursor(row=ids.index(ulid), animate=False)
+        if ulid in self.rows:
+            self.move_cursor(row=self.get_row_index(ulid), animate=False)
             self._announce()

@@ -24,7 +24,10 @@ def explain(entry: Entry | None, checking: bool) -> Text:
     blocker = entry.apply_blocker
     if blocker is None:
         text.append("Valid", style="bold green")
-        text.append(f" · {entry.drift or 'new files only'}", style="green" if entry.drift != "drifted" else "yellow")
+        text.append(
+            f" · {'new files only' if entry.drift in ('', 'new') else entry.drift}",
+            style="green" if entry.drift != "drifted" else "yellow",
+        )
         text.append(" — a applies it, r rejects it.")
         if entry.rebase_blocker is None:
             text.append(" b rebases it onto the vault as it is.")
