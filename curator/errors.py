@@ -13,6 +13,7 @@ code. Anything else that escapes a command is a bug (exit 3).
     ├── EmbedderError            exit 2  an embedder is unavailable or misconfigured
     ├── GitLocked                exit 2  .git/index.lock or a Curator lock is held
     ├── NotFound                 exit 2  a note, proposal or dataset named on the command line
+    ├── SourceError              exit 2  a configured source (Zotero library, corpus) cannot be read
     └── CheckFailed              exit 1  a check ran and failed; the vault is untouched
         ├── Rejected             exit 1  a proposal was rejected by the validator
         └── Conflict             exit 1  a proposal no longer applies to the working tree
@@ -72,6 +73,11 @@ class GitLocked(CuratorError):
 
 class NotFound(CuratorError):
     pass
+
+
+class SourceError(CuratorError):
+    """A source cannot be read at all: missing, corrupt, locked past copying, an unknown
+    schema. The message names the file; what the index already holds keeps serving."""
 
 
 class CheckFailed(CuratorError):

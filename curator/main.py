@@ -121,10 +121,12 @@ def mcp(ctx: click.Context, http: bool, port: int, author: str) -> int:
 from curator.main_index import register as _register_index  # noqa: E402
 from curator.main_librarian import register as _register_librarian  # noqa: E402
 from curator.main_proposals import register as _register_proposals  # noqa: E402
+from curator.main_sources import register as _register_sources  # noqa: E402
 
 _register_proposals(cli, json_option, _app)
 _register_index(cli, json_option, _app)
 _register_librarian(cli, json_option, _app)
+_register_sources(cli, json_option, _app)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import posixpath
+import re
 import types
 import typing
 from dataclasses import dataclass, field
@@ -22,6 +23,8 @@ from curator.errors import ConfigError
 
 NORMALISATION_MODES = ("plain", "fold", "stem", "fold+stem")
 EMBEDDER_PROVIDERS = ("local", "openai", "ollama", "none")
+SOURCE_TYPES = ("zotero", "csl-json", "jsonl")
+SOURCE_NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,30 @@ class DigestSettings:
 
 
 @dataclass(frozen=True)
+class SourceSettings:
+    """One read-only source beside the vault (a list entry under ``sources:``)."""
+
+    name: str = ""
+    """What it is called: in `curator sources`, and in corpus references (jsonl:NAME/ID).
+    Lower-case letters, digits, '-' and '_'."""
+    type: str = ""
+    """zotero (a zotero.sqlite), csl-json (a Zotero or Better BibTeX CSL-JSON export) or
+    jsonl (a corpus: one JSON document a line, gzip accepted)."""
+    path: str = ""
+    """The file; ~ is expanded and a relative path is taken from the vault root."""
+    notes: bool = True
+    """zotero: index each item's child notes with it."""
+    collections: tuple[str, ...] = ()
+    """zotero: only items in these collections ('Parent/Child' paths, subcollections
+    included); empty means the whole library."""
+    better_bibtex: str | None = None
+    """zotero: Better BibTeX's database, for citation keys; default better-bibtex.sqlite
+    beside the library."""
+    max_item_bytes: int = 10 * 1024 * 1024
+    """jsonl: a line longer than this is skipped and named."""
+
+
+@dataclass(frozen=True)
 class Settings:
     notes: NoteSettings = field(default_factory=NoteSettings)
     producers: ProducerSettings = field(default_factory=ProducerSettings)
@@ -103,6 +130,7 @@ class Settings:
     embedder: EmbedderSettings = field(default_factory=EmbedderSettings)
     search: SearchSettings = field(default_factory=SearchSettings)
     digest: DigestSettings = field(default_factory=DigestSettings)
+    sources: tuple[SourceSettings, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -130,6 +158,11 @@ def _check(value: Any, tp: Any, where: str) -> Any:
         args = [a for a in typing.get_args(tp) if a is not type(None)]
         return None if value is None else _check(value, args[0], where)
     if origin is tuple:
+        element = typing.get_args(tp)[0]
+        if dataclasses.is_dataclass(element):
+            if not isinstance(value, list):
+                raise ConfigError(f"{where} must be a list of mappings, not {value!r}")
+            return tuple(_build(element, v, f"{where}[{i}]") for i, v in enumerate(value))
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list):
@@ -187,6 +220,30 @@ def _semantic_checks(s: Settings) -> None:
         raise ConfigError("digest.half_life_days must be more than 0")
     if not s.notes.include:
         raise ConfigError("notes.include is empty: no file would be a note")
+    _check_sources(s.sources)
+
+
+def _check_sources(sources: tuple[SourceSettings, ...]) -> None:
+    names: set[str] = set()
+    for i, src in enumerate(sources):
+        where = f"sources[{i}]"
+        for key in ("name", "type", "path"):
+            if not getattr(src, key):
+                raise ConfigError(f"{where} has no {key}", hint="each source needs a name, a type and a path")
+        if not SOURCE_NAME_RE.fullmatch(src.name) or src.name == "vault":
+            raise ConfigError(
+                f"{where}.name {src.name!r} is not a source name",
+                hint="lower-case letters, digits, '-' and '_', at most 64, and not 'vault'",
+            )
+        if src.name in names:
+            raise ConfigError(f"{where}.name {src.name!r} is used twice", hint="give each source its own name")
+        names.add(src.name)
+        if src.type not in SOURCE_TYPES:
+            raise ConfigError(f"{where}.type is {src.type!r}", hint="one of " + ", ".join(SOURCE_TYPES))
+        if src.type != "zotero" and (src.collections or src.better_bibtex or not src.notes):
+            raise ConfigError(f"{where} sets notes, collections or better_bibtex, which only zotero sources take")
+        if src.max_item_bytes < 1:
+            raise ConfigError(f"{where}.max_item_bytes must be at least 1")
 
 
 def from_dict(data: Any) -> Settings:

@@ -13,14 +13,17 @@ from curator.bench.metrics import ndcg_at, percentile, recall_at
 from curator.embedders import base as embedders
 from curator.index import db, reading
 from curator.index import epoch as epochs
-from curator.index.corpus import index_corpus
+from curator.index.corpus import index_items
 from curator.index.embedding import embed_pending
 from curator.index.normalise import tokenizer
 from curator.locations import cache_root
 from curator.settings import Settings
-from curator.sources.jsonl import Tally, read
+from curator.sources.base import Problems
+from curator.sources.jsonl import JsonlSource, entries
 
 SOURCE = "jsonl:bench"
+CORPUS = JsonlSource("bench", "")
+"""Names the corpus's items (``jsonl:bench/ID``); the path is each dataset's own."""
 
 
 def _index_dir(dataset: beir.Dataset, explicit: str | None) -> str:
@@ -51,8 +54,9 @@ def _build(dataset: beir.Dataset, settings: Settings, index_dir: str, fresh: boo
             with conn:
                 db.set_json(conn, "fingerprint", fp)
             started = time.perf_counter()
-            tally = Tally()
-            indexed, _, _ = index_corpus(conn, SOURCE, read(dataset.corpus, tally), vectors=spec.dims > 0)
+            problems = Problems()
+            corpus = JsonlSource(CORPUS.name, dataset.corpus)
+            indexed, _, _ = index_items(conn, SOURCE, corpus.kind, corpus.read(problems), vectors=spec.dims > 0)
             lexical_s = time.perf_counter() - started
             db.serving(conn)
             embed_s = 0.0
@@ -66,7 +70,7 @@ def _build(dataset: beir.Dataset, settings: Settings, index_dir: str, fresh: boo
                     raise EmbedderError(result.error)
             built = {
                 "documents": indexed,
-                "malformed_lines": tally.malformed,
+                "malformed_lines": problems.count,
                 "lexical_seconds": round(lexical_s, 2),
                 "embed_seconds": round(embed_s, 2),
             }
@@ -81,13 +85,14 @@ def _build(dataset: beir.Dataset, settings: Settings, index_dir: str, fresh: boo
 
 
 def _doc_ranking(conn: Any, fused: list[tuple[int, float]], k: int) -> list[str]:
+    prefix = CORPUS.ref("")
     docs: list[str] = []
     seen: set[str] = set()
     for pid, _ in fused:
         p = reading.passage(conn, pid)
         if p and p.path not in seen:
             seen.add(p.path)
-            docs.append(p.path)
+            docs.append(p.path.removeprefix(prefix))
             if len(docs) >= k:
                 break
     return docs
@@ -107,7 +112,7 @@ def _baseline(dataset: beir.Dataset, queries: dict[str, str]) -> dict[str, Any]:
 
         raise UsageError("--baseline needs bm25s", hint="pip install bm25s (it is in the dev extra)") from None
 
-    docs = list(read(dataset.corpus))
+    docs = list(entries(dataset.corpus, Problems()))
     ids = [d.id for d in docs]
     try:
         import Stemmer  # PyStemmer, when installed

@@ -11,7 +11,7 @@ from curator.app import App
 
 
 @contextmanager
-def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]:
+def progress_bar(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]:
     """A progress bar on stderr for long runs; nothing when stderr is not a terminal."""
     if not enabled or not sys.stderr.isatty():
         yield None
@@ -40,7 +40,7 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]
         yield update
 
 
-def _print(report, quiet: bool, json_: bool) -> None:  # type: ignore[no-untyped-def]
+def print_report(report, quiet: bool, json_: bool) -> None:  # type: ignore[no-untyped-def]
     if json_:
         output.emit_json(
             {
@@ -57,12 +57,18 @@ def _print(report, quiet: bool, json_: bool) -> None:  # type: ignore[no-untyped
                 "withheld": [{"path": p, "line": n, "secrets": k} for p, n, k in report.embed.withheld],
                 "rejected": [{"path": p, "line": n, "reason": k} for p, n, k in report.embed.rejected],
                 "warnings": report.warnings,
+                "sources": [r.to_json() for r in report.sources.sources] if report.sources else [],
+                "sources_dropped": report.sources.dropped if report.sources else [],
             }
         )
         return
     for w in report.warnings:
         output.warn(w)
     if quiet:
+        if report.sources is not None:
+            from curator.commands.sources import print_sync
+
+            print_sync(report.sources, quiet=True)
         return
     extra = []
     if report.embed.embedded or report.reused:
@@ -78,15 +84,19 @@ def _print(report, quiet: bool, json_: bool) -> None:  # type: ignore[no-untyped
         output.line(f"lexical only {path}:{line}: carries a secret ({kinds}); not sent to the embedder")
     for path, line, why in report.embed.rejected:
         output.line(f"not embedded {path}:{line}: the embedder refused it ({why})")
+    if report.sources is not None:
+        from curator.commands.sources import print_sync
+
+        print_sync(report.sources)
 
 
 def run(app: App, quiet: bool) -> int:
     from curator.index.reconcile import reconcile
 
     vault = app.vault()
-    with _progress(not quiet and not app.json) as progress:
+    with progress_bar(not quiet and not app.json) as progress:
         report = reconcile(vault, app.settings(), app.index_dir(), progress)
-    _print(report, quiet, app.json)
+    print_report(report, quiet, app.json)
     return 0
 
 
@@ -94,9 +104,9 @@ def run_rebuild(app: App) -> int:
     from curator.index.reconcile import rebuild
 
     vault = app.vault()
-    with _progress(not app.json) as progress:
+    with progress_bar(not app.json) as progress:
         report = rebuild(vault, app.settings(), app.index_dir(), progress)
     if not app.json:
         output.line(f"new epoch {report.epoch} is serving")
-    _print(report, False, app.json)
+    print_report(report, False, app.json)
     return 0

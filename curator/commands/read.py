@@ -1,10 +1,16 @@
-"""``curator read REF``: a note of the vault with line numbers, paged."""
+"""``curator read REF``: a note of the vault with line numbers, paged; or a source item
+(``zotero:KEY``, ``jsonl:NAME/ID``), from the text the index holds for it."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from curator import output
 from curator.app import App
 from curator.errors import CuratorError
+
+if TYPE_CHECKING:
+    from curator.index.derived import ItemPage
 
 
 def resolve_ref(app: App, ref: str) -> str:
@@ -24,12 +30,47 @@ def resolve_ref(app: App, ref: str) -> str:
         conn.close()
 
 
+def source_item(app: App, ref: str, page: int = 1) -> ItemPage | None:
+    """The source item ``ref`` names exactly by its reference, if the index holds one.
+
+    Only a namespaced reference other than a note's own (``kp:``) is looked up, and only
+    when no note of the vault has that path: a note always wins."""
+    from curator.index import derived
+
+    if not derived.looks_like_item_ref(ref):
+        return None
+    from curator.index.reader import open_serving
+    from curator.index.refs import why_not_a_note
+
+    if why_not_a_note(app.vault(), app.settings(), ref.removeprefix("./")) is None:
+        return None
+    try:
+        conn = open_serving(app, refresh=False).conn
+    except CuratorError:
+        return None
+    try:
+        return derived.read_page(conn, ref, page)
+    finally:
+        conn.close()
+
+
 def run(app: App, ref: str, page: int) -> int:
     from curator.errors import UsageError
     from curator.index import refs
 
     if page < 1:
         raise UsageError("--page starts at 1")
+    item = source_item(app, ref, page)
+    if item is not None:
+        if app.json:
+            output.emit_json(item.to_json())
+            return 0
+        output.line(f"{item.ref}  {item.title}  page {item.page}/{item.pages}")
+        output.line(f"from source {item.source} ({item.type}){f'  {item.link}' if item.link else ''}")
+        width = len(str(item.end_line))
+        for i, text in enumerate(item.lines):
+            output.line(f"{item.start_line + i:>{width}}  {text}")
+        return 0
     path = resolve_ref(app, ref)
     got = refs.read_page(app.vault(), path, page)
     if app.json:

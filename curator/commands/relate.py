@@ -1,4 +1,5 @@
-"""``curator relate REF``: links, backlinks, unresolved links and one-hop neighbours."""
+"""``curator relate REF``: links, backlinks, unresolved links and one-hop neighbours of a
+note, or of a source item (``curator relate zotero:KEY``: the notes that cite it)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,16 @@ from curator.errors import NotFound
 
 
 def collect(app: App, ref: str) -> tuple[dict[str, Any], list[str]]:
-    from curator.commands.read import resolve_ref
+    from curator.commands.read import resolve_ref, source_item
     from curator.index import reading
+    from curator.index.db import VAULT
     from curator.index.reader import open_serving
 
-    path = resolve_ref(app, ref)
+    item = source_item(app, ref)
+    path, source = (item.ref, item.source) if item is not None else (resolve_ref(app, ref), VAULT)
     opened = open_serving(app)
     try:
-        rel = reading.relations(opened.conn, path)
+        rel = reading.relations(opened.conn, path, source=source)
     finally:
         opened.conn.close()
     if rel is None:
@@ -34,7 +37,8 @@ def run(app: App, ref: str) -> int:
         output.emit_json(data)
         return 0
     report_warnings(warnings)
-    output.line(f"{output.safe_path(data['path'])}  {data['kp_id'] or '(no kp_id)'}  {data['title']}")
+    ident = "" if data["kp_id"] == data["path"] else f"  {data['kp_id'] or '(no kp_id)'}"
+    output.line(f"{output.safe_path(data['path'])}{ident}  {data['title']}")
     for key, label in (("links", "links to"), ("backlinks", "linked from")):
         output.line(f"{label} ({len(data[key])}):")
         for n in data[key]:

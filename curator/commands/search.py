@@ -41,7 +41,10 @@ def run(
         output.line("no matches")
         return 0
     for n, hit in enumerate(result.hits, start=1):
-        ident = f"  {hit.kp_id}" if hit.kp_id else ""
+        if hit.source != "vault":
+            ident = f"  {hit.link}" if hit.link else ""  # its cite is its reference already
+        else:
+            ident = f"  {hit.kp_id}" if hit.kp_id else ""
         output.line(f"{n}. {hit.breadcrumb}  {hit.cite}{ident}")
         output.line(f"   {hit.snippet}")
         if explain:

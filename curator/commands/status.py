@@ -12,6 +12,7 @@ from curator.app import App
 def collect(app: App) -> dict[str, object]:
     from curator.index import epoch as epochs
     from curator.index import reading
+    from curator.index.derived import counts as derived_counts
     from curator.index.reader import open_serving
 
     opened = open_serving(app, refresh=False)
@@ -36,6 +37,7 @@ def collect(app: App) -> dict[str, object]:
         "remote_calls": calls,
         "remote_tokens_estimated": tokens,
         "withheld": withheld,
+        "sources": derived_counts(c),
         "bytes": size,
         "warnings": opened.warnings,
     }
@@ -56,6 +58,9 @@ def run(app: App) -> int:
     output.line(f"epoch      {data['epoch']}  ({embedder})")
     output.line(f"index      {data['index_dir']}  ({int(data['bytes']) / 1e6:.1f} MB)")
     output.line(f"documents  {data['documents']}  ({data['incomplete_documents']} awaiting vectors)")
+    sources: dict[str, int] = data["sources"]
+    if sources:
+        output.line("sources    " + ", ".join(f"{name} {n} item(s)" for name, n in sources.items()))
     output.line(
         f"passages   {data['passages']}: {data['embedded']} embedded, {data['pending_embeddings']} pending, "
         f"{data['lexical_only_secrets']} lexical-only (secrets), {data['rejected_by_embedder']} refused"

@@ -129,6 +129,7 @@ def create_schema(conn: apsw.Connection, *, tokenizer: str, dims: int) -> None:
                                 size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL);
             """
         )
+        ensure_derived(conn)
         # FTS5 flushes its in-memory terms to a new segment every 1 MB by default; fewer,
         # larger segments cost fewer merges on a full build.
         conn.execute("INSERT INTO passages_fts(passages_fts, rank) VALUES ('hashsize', 16777216)")
@@ -137,6 +138,17 @@ def create_schema(conn: apsw.Connection, *, tokenizer: str, dims: int) -> None:
                 f"CREATE VIRTUAL TABLE passages_vec USING vec0(embedding float[{dims}] distance_metric=cosine)"
             )
         set_meta(conn, "schema", str(SCHEMA_VERSION))
+
+
+def ensure_derived(conn: apsw.Connection) -> None:
+    """The table of derived documents' text (a source item has no file to read it from).
+    Created on first use in an epoch built before sources existed: additive, so the epoch
+    stays valid for older and newer Curator alike."""
+    conn.execute("CREATE TABLE IF NOT EXISTS doc_text (doc_id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+
+
+def has_table(conn: apsw.Connection, name: str) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone() is not None
 
 
 def get_meta(conn: apsw.Connection, key: str, default: str | None = None) -> str | None:

@@ -17,7 +17,7 @@ from curator.index.db import VAULT
 from curator.index.normalise import extra_terms
 from curator.index.writer import DocInput, text_hash
 from curator.settings import Settings
-from curator.vault.links import extract
+from curator.vault.links import citations, extract
 from curator.vault.markdown import code_flags
 from curator.vault.note import NotANote, parse
 from curator.vault.resolve import is_note_link
@@ -44,6 +44,7 @@ def from_note(path: str, raw: bytes, size: int, mtime_ns: int, settings: Setting
         for link in extract(body, note.body_line, path, code, lines)
         if is_note_link(link, include)
     ]
+    links += [(link.line, link.kind, link.target, None) for link in citations(body, note.body_line, code, lines)]
     meta = {k: v for k, v in note.meta.items() if isinstance(k, str)}
     passages = chunk(body, note.body_line, note.title, code, lines)
     texts = [p.embed_text for p in passages]

@@ -45,6 +45,8 @@ class Passage:
     start_line: int
     end_line: int
     text: str
+    link: str | None = None
+    """A source item's link (``zotero://select/...``); None for notes."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,8 @@ def lookup(conn: apsw.Connection, ref: str, source: str = VAULT) -> list[str]:
 
 
 _PASSAGE = (
-    "p.id, p.doc_id, d.source, d.path, d.kp_id, d.title, p.breadcrumb, p.start_line, p.end_line, p.text "
+    "p.id, p.doc_id, d.source, d.path, d.kp_id, d.title, p.breadcrumb, p.start_line, p.end_line, p.text, "
+    f"CASE WHEN d.source != '{VAULT}' THEN json_extract(d.meta, '$.link') END "
     "FROM passages p JOIN documents d ON d.id = p.doc_id"
 )
 
@@ -141,9 +144,10 @@ def passage_count(conn: apsw.Connection) -> int:
     return int(conn.execute("SELECT count(*) FROM passages").fetchone()[0])
 
 
-def relations(conn: apsw.Connection, path: str, limit: int = 20) -> Relations | None:
-    """Links, backlinks, unresolved links and one-hop neighbours of the vault note at ``path``."""
-    doc = document(conn, path)
+def relations(conn: apsw.Connection, path: str, limit: int = 20, source: str = VAULT) -> Relations | None:
+    """Links, backlinks, unresolved links and one-hop neighbours of the vault note at ``path``
+    (or of a source item, ``path`` its reference and ``source`` its source)."""
+    doc = document(conn, path, source)
     if doc is None:
         return None
     rel = Relations(doc.path, doc.kp_id, doc.title)
@@ -166,7 +170,9 @@ def relations(conn: apsw.Connection, path: str, limit: int = 20) -> Relations | 
     rel.unresolved = [
         Unresolved(*r)
         for r in conn.execute(
-            "SELECT target, line, kind FROM links WHERE src = ? AND dst IS NULL ORDER BY line", (doc.id,)
+            # an @word no source item answers may be a mention, not a citation: not a broken link
+            "SELECT target, line, kind FROM links WHERE src = ? AND dst IS NULL AND kind != 'cite' ORDER BY line",
+            (doc.id,),
         )
     ]
     # Neighbours: notes that share a link target with this one, or are linked from the same notes.
@@ -217,7 +223,7 @@ def counts(conn: apsw.Connection) -> Counts:
         rejected_by_embedder=by_vec.get(VEC_REJECTED, 0),
         incomplete_documents=one("SELECT count(*) FROM documents WHERE complete = 0"),
         links=one("SELECT count(*) FROM links"),
-        unresolved_links=one("SELECT count(*) FROM links WHERE dst IS NULL"),
+        unresolved_links=one("SELECT count(*) FROM links WHERE dst IS NULL AND kind != 'cite'"),
         skipped_files=one("SELECT count(*) FROM skips"),
     )
 

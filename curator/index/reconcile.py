@@ -12,8 +12,9 @@ from __future__ import annotations
 import itertools
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import apsw
 
@@ -26,7 +27,11 @@ from curator.index.embedding import EmbedResult, embed_pending
 from curator.index.normalise import tokenizer
 from curator.settings import Settings
 from curator.vault.discover import Vault
+from curator.vault.links import LINKS_VERSION
 from curator.vault.tree import FileStat, Skip, walk
+
+if TYPE_CHECKING:
+    from curator.index.sources import SyncReport
 
 BATCH = 500
 Progress = Callable[[str, int, int], None]
@@ -46,6 +51,7 @@ class Report:
     warnings: list[str] = field(default_factory=list)
     epoch: str = ""
     fast: bool = False
+    sources: SyncReport | None = None
 
 
 def sentinels_of(vault: Vault) -> list[object]:
@@ -115,7 +121,7 @@ def _stored_stats(conn: apsw.Connection) -> tuple[dict[str, tuple[int, int]], se
 
 
 def unchanged(vault: Vault, conn: apsw.Connection, sentinels: list[object]) -> bool:
-    if db.get_json(conn, "walk.sentinels") != sentinels:
+    if db.get_json(conn, "walk.sentinels") != sentinels or db.get_meta(conn, "links.version") != str(LINKS_VERSION):
         return False
     pruned = set(db.get_json(conn, "walk.pruned", []))
     w = walk(vault.root, lambda d: d in pruned)
@@ -155,8 +161,13 @@ def _full(
     }
     current = {f.path: f for f in classified.notes}
     removed = [known[p][0] for p in known if p not in current]
+    # Link extraction changed since this epoch was filled: every note is read once more
+    # (its passages keep their vectors) so it gains the links it was indexed without.
+    relink = db.get_meta(conn, "links.version") != str(LINKS_VERSION)
+    if relink:
+        known = {p: (i, s, m, None) for p, (i, s, m, _b) in known.items()}
     todo: list[FileStat] = [
-        f for f in classified.notes if f.path not in known or known[f.path][1:3] != (f.size, f.mtime_ns)
+        f for f in classified.notes if relink or f.path not in known or known[f.path][1:3] != (f.size, f.mtime_ns)
     ]
     report.unchanged = len(classified.notes) - len(todo)
     reuse = writer.reusable([known[f.path][0] for f in todo if f.path in known] + removed)
@@ -203,6 +214,29 @@ def _full(
             )
         db.set_json(conn, "walk.pruned", classified.ignored_dirs)
         db.set_json(conn, "walk.sentinels", sentinels)
+        db.set_meta(conn, "links.version", str(LINKS_VERSION))
+
+
+def _sources(
+    vault: Vault,
+    settings: Settings,
+    index_dir: str,
+    conn: apsw.Connection,
+    report: Report,
+    progress: Progress | None,
+    sync: Collection[str] | bool,
+) -> None:
+    """Sync the configured sources; costs one query when there are none and none were."""
+    held = conn.execute(
+        "SELECT 1 FROM documents WHERE source != ? LIMIT 1", (SOURCE,)
+    ).fetchone() or db.get_meta(conn, "sources") not in (None, "{}")
+    if not settings.sources and not held:
+        return
+    from curator.index.sources import sync_sources
+
+    report.sources = sync_sources(conn, vault.root, settings, index_dir, force=sync, progress=progress)
+    if report.sources.wrote:
+        report.fast = False
 
 
 def _finish(conn: apsw.Connection, ep: epochs.Epoch, report: Report, started: float) -> None:
@@ -253,9 +287,16 @@ def _embed(
 
 
 def reconcile(
-    vault: Vault, settings: Settings, index_dir: str, progress: Progress | None = None, lock_wait: float = 60.0
+    vault: Vault,
+    settings: Settings,
+    index_dir: str,
+    progress: Progress | None = None,
+    lock_wait: float = 60.0,
+    sync: Collection[str] | bool = False,
 ) -> Report:
-    """Reconcile the serving epoch; IndexError_ when another indexer holds it past ``lock_wait`` seconds."""
+    """Reconcile the serving epoch and its sources; ``sync`` names sources to read even if
+    their files did not change (True: all). IndexError_ when another indexer holds the
+    index past ``lock_wait`` seconds."""
     started = time.perf_counter()
     report = Report()
     sentinels = sentinels_of(vault)
@@ -298,6 +339,7 @@ def reconcile(
                 ).fetchone()[0]
             else:
                 _full(vault, settings, conn, sentinels, report, progress)
+        _sources(vault, settings, index_dir, conn, report, progress, sync)
         _embed(conn, _spec_of(conn, configured), settings, report, progress)
         _finish(conn, ep, report, started)
     return report
@@ -321,6 +363,7 @@ def rebuild(vault: Vault, settings: Settings, index_dir: str, progress: Progress
         ep, conn = _create(index_dir, fp, mode)
         try:
             _full(vault, settings, conn, sentinels_of(vault), report, progress)
+            _sources(vault, settings, index_dir, conn, report, progress, True)
             db.serving(conn)
             _embed(conn, spec, settings, report, progress)
             pending = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]

@@ -12,11 +12,15 @@ from typing import Any
 import apsw
 
 from curator.index import sightings
-from curator.index.db import VEC_DONE, VEC_NONE, VEC_PENDING
+from curator.index.db import VAULT, VEC_DONE, VEC_NONE, VEC_PENDING, has_table
 from curator.index.normalise import extra_terms
 
 PassageRow = tuple[int, int, int, str, str]
 """(seq, start_line, end_line, breadcrumb, text): a chunker Passage is one."""
+CITE_RANK = 5
+"""The doc_keys rank of a source item's citation keys: only ``cite`` links (``@key``) match
+them, and ``cite`` links match nothing else, so a note named ``@smith2020.md`` and the item
+cited as ``@smith2020`` never stand in for each other."""
 
 
 @dataclass
@@ -41,6 +45,10 @@ class DocInput:
     """Each passage's content hash (worked out with the passages when empty)."""
     extras: list[str] = field(default_factory=list)
     """Each passage's identifier terms for the FTS ``extra`` column."""
+    text: str | None = None
+    """A derived document's whole text (a source item has no file to read it from)."""
+    cite_keys: list[str] = field(default_factory=list)
+    """Citation keys a note's ``@key`` resolves to this document by (source items)."""
 
     # A large reconcile sends sixty thousand passages from worker processes: as plain
     # tuples they pickle and unpickle several times faster than as NamedTuples, and the
@@ -69,6 +77,7 @@ class Writer:
         # Passage ids are handed out here so a document's rows go in with executemany.
         self.next_id = (conn.execute("SELECT max(id) FROM passages").fetchone()[0] or 0) + 1
         sightings.ensure(conn)
+        self.texts = has_table(conn, "doc_text")
 
     def reusable(self, doc_ids: Iterable[int]) -> dict[str, bytes]:
         """Vectors of the given documents' passages, by content hash, to keep across re-chunking."""
@@ -94,6 +103,8 @@ class Writer:
         c.execute("DELETE FROM tags WHERE doc_id = ?", (doc_id,))
         c.execute("DELETE FROM doc_keys WHERE doc_id = ?", (doc_id,))
         c.execute("DELETE FROM links WHERE src = ?", (doc_id,))
+        if self.texts:
+            c.execute("DELETE FROM doc_text WHERE doc_id = ?", (doc_id,))
 
     def delete(self, doc_id: int) -> None:
         self._clear(doc_id)
@@ -171,6 +182,8 @@ class Writer:
             "INSERT INTO doc_keys(key, rank, doc_id) VALUES (?, ?, ?)",
             [(key, rank, doc_id) for key, rank in _keys(doc)],
         )
+        if doc.text is not None:
+            c.execute("INSERT INTO doc_text(doc_id, text) VALUES (?, ?)", (doc_id, doc.text))
         c.executemany(
             "INSERT INTO links(src, line, kind, target, key, heading) VALUES (?, ?, ?, ?, ?, ?)",
             [(doc_id, line, kind, target, target.casefold(), heading) for line, kind, target, heading in doc.links],
@@ -182,6 +195,11 @@ def _keys(doc: DocInput) -> list[tuple[str, int]]:
     keys: list[tuple[str, int]] = []
     if doc.kp_id:
         keys.append((doc.kp_id.casefold(), 0))
+    if doc.source != VAULT:
+        # A source item answers its own reference and its citation keys: never a note's
+        # [[Title]] or [[stem]], which stay the vault's.
+        keys.extend((f"@{c}".casefold(), CITE_RANK) for c in doc.cite_keys)
+        return list(dict.fromkeys(keys))
     path = doc.path.casefold()
     keys.append((path, 1))
     stem_path = posixpath.splitext(path)[0]
@@ -194,8 +212,10 @@ def _keys(doc: DocInput) -> list[tuple[str, int]]:
 
 
 def resolve_links(conn: apsw.Connection) -> None:
-    """Point every link at the note it names: kp_id, path, stem, title, alias, in that order."""
+    """Point every link at the note it names: kp_id, path, stem, title, alias, in that order;
+    a citation (``@key``) at the source item with that citation key."""
     conn.execute(
         "UPDATE links SET dst = (SELECT k.doc_id FROM doc_keys k WHERE k.key = links.key "
-        "AND (links.kind != 'markdown' OR k.rank <= 1) ORDER BY k.rank, k.doc_id LIMIT 1)"
+        "AND (links.kind != 'markdown' OR k.rank <= 1) "
+        f"AND ((links.kind = 'cite') = (k.rank = {CITE_RANK})) ORDER BY k.rank, k.doc_id LIMIT 1)"
     )

@@ -39,9 +39,12 @@ class Hit:
     snippet: str
     source: str = "vault"
     legs: dict[str, dict[str, float]] = field(default_factory=dict)
+    link: str | None = None
+    """Where a person opens a source item (``zotero://select/...``); None for notes."""
 
     @property
     def cite(self) -> str:
+        """A note's lines (``path:start-end``), or a source item's own reference (``zotero:KEY``)."""
         return f"{self.path}:{self.start_line}-{self.end_line}" if self.source == "vault" else self.path
 
     def to_json(self, explain: bool = False) -> dict[str, Any]:
@@ -56,6 +59,9 @@ class Hit:
             "score": round(self.score, 6),
             "snippet": self.snippet,
         }
+        if self.source != "vault":
+            data["source"] = self.source
+            data["link"] = self.link
         if explain:
             data["explain"] = self.legs
         return data
@@ -208,6 +214,7 @@ class Searcher:
                     snippet(p.text, query),
                     p.source,
                     legs,
+                    p.link,
                 )
             )
         return hits

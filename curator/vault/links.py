@@ -9,9 +9,16 @@ from urllib.parse import unquote
 
 from curator.vault.markdown import INLINE_CODE_RE, code_flags
 
+LINKS_VERSION = 2
+"""What link extraction finds; bumped when it finds links it did not before (2: Pandoc
+citations), so the next reconcile reads every note once for them."""
 WIKILINK_RE = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
 MDLINK_RE = re.compile(r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(\s*<?([^)\s>]+)>?(?:\s+[\"'(][^)]*)?\)")
 SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+# Pandoc's citation syntax: @key or @{key}, the key starting and ending with a letter, digit
+# or underscore, with internal punctuation allowed. Not after a word character, '@', '.'
+# or '/', so e-mail addresses and URLs (example.com/@user) are not citations.
+CITATION_RE = re.compile(r"(?<![\w@./\\])@(?:\{([^{}\n]+)\}|(\w(?:[\w:.#$%&+?<>~/-]*\w)?))")
 
 
 @dataclass(frozen=True)
@@ -19,7 +26,7 @@ class Link:
     target: str
     """What the link points at: a kp_id, a path, a stem, a title or an alias."""
     kind: str
-    """wikilink, embed or markdown."""
+    """wikilink, embed, markdown, or cite (a Pandoc citation ``@key``, target ``@key``)."""
     line: int
     """1-based line in the file."""
     heading: str | None = None
@@ -83,3 +90,28 @@ def extract(
                 if link:
                     links.append(link)
     return links
+
+
+def citations(
+    body: str, first_line: int = 1, code: list[bool] | None = None, lines: list[str] | None = None
+) -> list[Link]:
+    """Pandoc citations (``@key``, ``[@key, p. 3]``, ``@{key}``) outside code, as links of
+    kind ``cite`` whose target is ``@key``. Only a source item with that citation key
+    answers one, so an ``@mention`` that is no citation is never reported as a broken link."""
+    if "@" not in body:
+        return []
+    if lines is None:
+        lines = body.split("\n")
+    if code is None and ("```" in body or "~~~" in body):
+        code = code_flags(lines, body)
+    found: list[Link] = []
+    for offset, line in enumerate(lines):
+        if "@" not in line or (code is not None and code[offset]):
+            continue
+        if "`" in line:
+            line = INLINE_CODE_RE.sub(lambda m: " " * len(m.group(0)), line)
+        for m in CITATION_RE.finditer(line):
+            key = (m.group(1) or m.group(2)).strip()
+            if key:
+                found.append(Link(f"@{key}", "cite", first_line + offset, raw=m.group(0)))
+    return found

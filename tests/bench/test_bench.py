@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from curator.bench.metrics import ndcg_at, recall_at
-from curator.sources.jsonl import Tally, read
+from curator.sources.base import Problems
+from curator.sources.jsonl import entries
 
 DOCS = {
     "d1": ("Write-ahead logging", "SQLite WAL mode lets readers continue while a writer appends to the log."),
@@ -64,7 +65,8 @@ def test_metrics() -> None:
 def test_jsonl_source_counts_malformed_lines(tmp_path: Path) -> None:
     p = tmp_path / "c.jsonl"
     p.write_text('{"id": 1, "text": "a"}\nnot json\n{"title": "no id"}\n\n{"_id": "x", "title": "T", "text": "b"}\n')
-    tally = Tally()
-    docs = list(read(str(p), tally))
+    problems = Problems()
+    docs = list(entries(str(p), problems))
     assert [(d.id, d.title) for d in docs] == [("1", ""), ("x", "T")]
-    assert (tally.read, tally.malformed, tally.malformed_lines) == (2, 2, [2, 3])
+    assert problems.count == 2
+    assert problems.named == ["line 2: not JSON (Expecting value at column 1)", "line 3: no _id or id"]
