@@ -23,6 +23,7 @@ def collect(app: App) -> dict[str, object]:
         calls, tokens = reading.remote_usage(c)
         last, seconds = reading.last_reconcile(c)
         withheld = reading.withheld(c)
+        sources = derived_counts(c)
     finally:
         c.close()
     size = sum(os.path.getsize(opened.epoch.path + s) for s in ("", "-wal") if os.path.exists(opened.epoch.path + s))
@@ -37,7 +38,7 @@ def collect(app: App) -> dict[str, object]:
         "remote_calls": calls,
         "remote_tokens_estimated": tokens,
         "withheld": withheld,
-        "sources": derived_counts(c),
+        "sources": sources,
         "bytes": size,
         "warnings": opened.warnings,
     }
