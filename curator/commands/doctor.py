@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 from curator import output
 from curator.app import App
@@ -12,6 +13,9 @@ from curator.settings import Settings, parse
 from curator.vault.regions import find as find_regions
 from curator.vault.survey import survey
 from curator.vault.tree import case_clashes
+
+if TYPE_CHECKING:
+    from curator.vault.links import Link
 
 
 @dataclass(frozen=True, order=True)
@@ -91,7 +95,11 @@ def check(app: App) -> list[Finding]:
                 "rename one; on macOS and Windows they are the same file",
             )
         )
+    from curator.index.derived import looks_like_item_ref
+    from curator.vault.links import extract
+
     by_id: dict[str, list[str]] = {}
+    item_links: list[tuple[str, Link]] = []
     resolver = s.resolver(settings)
     producers = settings.producers.names
     for note in s.notes:
@@ -135,8 +143,6 @@ def check(app: App) -> list[Finding]:
                     "restore the producer's markers; let the producer re-render the region",
                 )
             )
-        from curator.vault.links import extract
-
         for link in extract(note.body, note.body_line, note.path):
             if not resolver.is_note_target(link):
                 if not resolver.attachment_exists(link):
@@ -151,6 +157,9 @@ def check(app: App) -> list[Finding]:
                     )
                 continue
             if resolver.resolve(link) is None:
+                if looks_like_item_ref(link.target):
+                    item_links.append((note.path, link))  # answered by a source item, if any
+                    continue
                 findings.append(
                     Finding(
                         note.path,
@@ -173,8 +182,30 @@ def check(app: App) -> list[Finding]:
                         "give all but the original note a new kp_id (`curator new` mints one)",
                     )
                 )
+    findings.extend(_item_link_findings(app, settings, item_links))
     findings.extend(_index_findings(app, settings))
     return sorted(set(findings))
+
+
+def _item_link_findings(app: App, settings: Settings, links: list[tuple[str, Link]]) -> list[Finding]:
+    """Links to source items (``[[zotero:KEY]]``) that no note answers, checked against the index."""
+    from curator.index.health import missing_items
+
+    if not links:
+        return []
+    missing = missing_items(app, settings, {link.target for _, link in links})
+    if not missing:
+        return []
+    fix = (
+        "fix the key, or run `curator sources sync` if the item is new"
+        if settings.sources
+        else "add the library under `sources:` in .kp/config.yaml, or fix the link"
+    )
+    return [
+        Finding(path, link.line, "unresolved-link", f"{link.raw} matches no note and no source item", fix)
+        for path, link in links
+        if link.target in missing
+    ]
 
 
 def _index_findings(app: App, settings: Settings) -> list[Finding]:

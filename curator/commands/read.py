@@ -35,7 +35,7 @@ def source_item(app: App, ref: str, page: int = 1) -> ItemPage | None:
 
     Only a namespaced reference other than a note's own (``kp:``) is looked up, and only
     when no note of the vault has that path: a note always wins."""
-    from curator.index import derived
+    from curator.index import derived, reading
 
     if not derived.looks_like_item_ref(ref):
         return None
@@ -49,6 +49,8 @@ def source_item(app: App, ref: str, page: int = 1) -> ItemPage | None:
     except CuratorError:
         return None
     try:
+        if reading.lookup(conn, ref):
+            return None  # a note of the vault answers it (a note may carry an item's id)
         return derived.read_page(conn, ref, page)
     finally:
         conn.close()

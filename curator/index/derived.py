@@ -126,6 +126,11 @@ def read_page(conn: apsw.Connection, ref: str, page: int = 1, page_lines: int = 
     )  # fmt: skip
 
 
+def existing(conn: apsw.Connection, refs: set[str]) -> set[str]:
+    """Which of ``refs`` name a source item in the index."""
+    return {ref for ref in refs if find(conn, ref) is not None}
+
+
 def counts(conn: apsw.Connection) -> dict[str, int]:
     """Documents per source, the vault's notes left out."""
     return {

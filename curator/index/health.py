@@ -62,3 +62,24 @@ def doctor_findings(app: App, settings: Settings) -> list[Row]:
             )
         )
     return rows
+
+
+def missing_items(app: App, settings: Settings, refs: set[str]) -> set[str] | None:
+    """Which of ``refs`` (``zotero:KEY`` ...) no source item in the index answers; None when
+    there is no index to ask and sources are configured (a sync will tell)."""
+    import apsw
+
+    from curator.index import db, derived
+    from curator.index import epoch as epochs
+
+    ep = epochs.serving(app.index_dir(settings))
+    if ep is None:
+        return None if settings.sources else set(refs)
+    try:
+        conn = db.connect(ep.path, vectors=False)
+        try:
+            return refs - derived.existing(conn, refs)
+        finally:
+            conn.close()
+    except apsw.Error:
+        return None  # doctor_findings reports a broken index

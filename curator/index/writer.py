@@ -214,8 +214,11 @@ def _keys(doc: DocInput) -> list[tuple[str, int]]:
 def resolve_links(conn: apsw.Connection) -> None:
     """Point every link at the note it names: kp_id, path, stem, title, alias, in that order;
     a citation (``@key``) at the source item with that citation key."""
+    # A note wins over a source item of the same reference (a producer may give its notes
+    # the ids of the items they render, zotero:ITEMKEY).
     conn.execute(
-        "UPDATE links SET dst = (SELECT k.doc_id FROM doc_keys k WHERE k.key = links.key "
-        "AND (links.kind != 'markdown' OR k.rank <= 1) "
-        f"AND ((links.kind = 'cite') = (k.rank = {CITE_RANK})) ORDER BY k.rank, k.doc_id LIMIT 1)"
+        "UPDATE links SET dst = (SELECT k.doc_id FROM doc_keys k JOIN documents d ON d.id = k.doc_id "
+        "WHERE k.key = links.key AND (links.kind != 'markdown' OR k.rank <= 1) "
+        f"AND ((links.kind = 'cite') = (k.rank = {CITE_RANK})) "
+        f"ORDER BY k.rank, d.source != '{VAULT}', k.doc_id LIMIT 1)"
     )

@@ -217,3 +217,26 @@ def test_the_library_is_never_written(lab, cli) -> None:
     _index(cli, v)
     _json(cli, "--vault", v.root, "--json", "sources", "sync")
     assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in folder.iterdir()} == before
+
+
+def test_doctor_takes_a_synced_item_for_a_link_target(lab, cli) -> None:
+    v, _sample = lab
+    v.write("notes/broken.md", note("kp:01J0000000000000000000BRKN", "Broken", "See [[zotero:NOPE2345]].\n"))
+    v.commit()
+    _index(cli, v)
+    r = cli("--vault", v.root, "--json", "doctor")
+    findings = [(f["path"], f["code"], f["message"]) for f in json.loads(r.out)["findings"]]
+    assert ("notes/broken.md", "unresolved-link", "[[zotero:NOPE2345]] matches no note and no source item") in findings
+    assert not any(p == "notes/reading-list.md" for p, _c, _m in findings)  # its [[zotero:KEY]] is synced
+
+
+def test_a_note_that_carries_an_items_id_wins_over_the_item(lab, cli) -> None:
+    """A producer may render literature notes under the item's own id."""
+    v, sample = lab
+    key = sample.keys["attention"]
+    v.write("literature/vaswani.md", note(f"zotero:{key}", "Literature note on attention", "Mine.\n"))
+    v.commit()
+    _index(cli, v)
+    assert cli("--vault", v.root, "read", f"zotero:{key}").out.startswith("literature/vaswani.md")
+    links = _json(cli, "--vault", v.root, "relate", "notes/reading-list.md", "--json")["links"]
+    assert links[0]["path"] == "literature/vaswani.md"
