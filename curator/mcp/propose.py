@@ -17,9 +17,11 @@ to rebase an agent's proposal that was stale before it was staged.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -171,20 +173,27 @@ def _from_diff(c: ChangeIn, current: bytes, blob: str) -> stage.Draft | Finding:
     return stage.Draft("modify", c.path, base_blob=blob, diff=body)
 
 
-def _locked(vault: Vault) -> Any:
-    """The vault's writer lock, waited for (another server or a CLI command may hold it)."""
+@contextlib.contextmanager
+def _locked(vault: Vault) -> Iterator[None]:
+    """The vault's writer lock, waited for: another server or a CLI command may hold it a moment."""
     from curator.proposals.lock import vault_lock
 
     deadline = time.monotonic() + LOCK_WAIT
-    while True:
-        try:
-            lock = vault_lock(vault, "kp_propose")
-            lock.__enter__()
-            return lock
-        except GitLocked:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
+    with _in_process:  # vault_lock is per process: two calls of this server queue here first
+        while True:
+            try:
+                lock = vault_lock(vault, "kp_propose")
+                lock.__enter__()
+            except GitLocked:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+                continue
+            try:
+                yield
+            finally:
+                lock.__exit__(None, None, None)
+            return
 
 
 def propose(
@@ -203,12 +212,8 @@ def propose(
     bad_paths = _path_findings(vault, settings, changes)
     if bad_paths:
         return Outcome(ulid, False, bad_paths)
-    with _in_process:
-        lock = _locked(vault)
-        try:
-            return _stage(vault, settings, ulid, title, rationale, changes, author)
-        finally:
-            lock.__exit__(None, None, None)
+    with _locked(vault):
+        return _stage(vault, settings, ulid, title, rationale, changes, author)
 
 
 def _stage(
@@ -226,7 +231,10 @@ def _stage(
     problems: list[Finding] = []
     for c in changes:
         got = _draft(vault, c, minted, read_blobs)
-        (problems if isinstance(got, Finding) else drafts).append(got)  # type: ignore[arg-type]
+        if isinstance(got, Finding):
+            problems.append(got)
+        else:
+            drafts.append(got)
     if problems:
         return Outcome(ulid, False, sorted(problems, key=lambda f: f.sort_key()), minted=minted)
     base = stage.head_commit(vault)
