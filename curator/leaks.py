@@ -156,9 +156,22 @@ def _key_blocks(lines: list[str]) -> list[tuple[int, int]]:
     return blocks
 
 
-@lru_cache(maxsize=512)
+CACHE_CHARS = 64 * 1024
+"""Texts up to this size are remembered (a note read page by page is scanned once); larger ones
+are not, so the cache stays under about 8 MB of text."""
+
+
 def scan(text: str) -> tuple[Leak, ...]:
     """Every secret in ``text`` (a whole note, passage or query), by line, in order."""
+    return _remembered(text) if len(text) <= CACHE_CHARS else _scan(text)
+
+
+@lru_cache(maxsize=128)
+def _remembered(text: str) -> tuple[Leak, ...]:
+    return _scan(text)
+
+
+def _scan(text: str) -> tuple[Leak, ...]:
     lines = text.split("\n")
     leaks: list[Leak] = []
     for first, last in _key_blocks(lines):
