@@ -1,6 +1,6 @@
 """The review UI's speed: first paint with a queue of 500 pending proposals, and a 5,000-line diff.
 
-    python benchmarks/review_ui.py [--queue 500] [--lines 5000] [--runs 5]
+    python benchmarks/review_ui.py [--queue 500] [--lines 5000] [--runs 5] [--peer-runs 1]
 
 Each figure is the median of ``--runs`` fresh app runs (Textual headless, 120x40):
 
@@ -8,8 +8,9 @@ Each figure is the median of ``--runs`` fresh app runs (Textual headless, 120x40
   validator then checks them in a worker (the time until all are checked is printed too);
 - large diff: from highlighting a proposal that changes 5,000 lines to its first screen of diff
   drawn (the pre-flight worker's validation, the rows built, the visible rows rendered);
-- beside it, the same diff rendered eagerly (every row turned into text, as a widget per line
-  would), the peer the lazy pane is measured against.
+- beside it, our diff pane alone (no validation), textual-diff-view's DiffView on the same change
+  where that package is installed (it is not a Curator dependency: AGPL, and it builds every line
+  up front), and the same rows rendered eagerly (every row turned into text).
 """
 
 from __future__ import annotations
@@ -38,13 +39,17 @@ def stage_queue(root: Path, count: int) -> None:
     """``count`` pending proposals, each a one-line change to one of the example's notes."""
     from curator.proposals import sources, stage
     from curator.proposals.manifest import Author
+    from curator.settings import load
     from curator.vault import find_vault
 
     vault = find_vault(str(root))
+    settings = load(vault.root)
     repo = vault.repo
     tree = repo.head.peel().tree
     notes = sorted(
-        str(p.relative_to(root)) for p in root.rglob("*.md") if ".git" not in p.parts and ".kp" not in p.parts
+        str(p.relative_to(root))
+        for p in root.rglob("*.md")
+        if not any(part.startswith(".") for part in p.relative_to(root).parts)
     )
     head = str(repo.head.target)
     author = Author(kind="agent", name="bench")
@@ -53,15 +58,16 @@ def stage_queue(root: Path, count: int) -> None:
         old = bytes(repo[tree[path].id].data)
         new = old + f"\nA remark, number {i}.\n".encode()
         draft = stage.Draft("modify", path, base_blob=str(tree[path].id), diff=sources.unified(path, old, new))
-        ulid, staging = stage.write(
-            vault, [draft], title=f"Remark {i} on {path}", rationale="bench", author=author, base=head
+        staged = stage.stage(
+            vault, settings, [draft], title=f"Remark {i} on {path}", rationale="bench", author=author, base=head
         )
-        stage.publish(vault, ulid, staging)
+        assert staged.report.ok, staged.report.findings
 
 
 def large_diff_vault(lines: int) -> tuple[Path, str]:
     from curator.proposals import sources, stage
     from curator.proposals.manifest import Author
+    from curator.settings import load
     from curator.vault import find_vault
 
     root = example_vault()
@@ -76,16 +82,17 @@ def large_diff_vault(lines: int) -> tuple[Path, str]:
     draft = stage.Draft(
         "modify", "long.md", base_blob=oid, diff=sources.unified("long.md", text.encode(), new.encode())
     )
-    ulid, staging = stage.write(
+    staged = stage.stage(
         vault,
+        load(vault.root),
         [draft],
         title="Reword every line",
         rationale="bench",
         author=Author(kind="agent", name="bench"),
         base=str(vault.repo.head.target),
     )
-    stage.publish(vault, ulid, staging)
-    return root, ulid
+    assert staged.report.ok, staged.report.findings
+    return root, staged.id
 
 
 async def first_paint(root: Path, count: int) -> tuple[float, float, float]:
@@ -135,7 +142,7 @@ async def bare_table(count: int) -> float:
         return time.perf_counter() - start
 
 
-async def large_diff(root: Path, ulid: str) -> float:
+async def large_diff(root: Path, ulid: str, lines: int) -> float:
     from curator.app import App
     from curator.review.app import make_app
     from curator.review.queue_screen import QueueScreen
@@ -157,8 +164,59 @@ async def large_diff(root: Path, ulid: str) -> float:
             await pilot.pause()
         await pilot.pause()  # the refresh that draws the first screen
         elapsed = time.perf_counter() - start
-        assert screen.diff.row_count >= 10_000, screen.diff.row_count
+        assert screen.diff.row_count >= 2 * lines, screen.diff.row_count
         return elapsed
+
+
+async def pane_alone(root: Path, ulid: str) -> float:
+    """Our diff pane alone in a bare app: rows built and the first screen drawn (no validation)."""
+    from textual.app import App as TextualApp
+    from textual.app import ComposeResult
+
+    from curator.diffview.model import build
+    from curator.review.diff_pane import DiffPane
+    from curator.review.entries import check
+    from curator.settings import load
+    from curator.vault import find_vault
+
+    vault = find_vault(str(root))
+    report = check(vault, load(vault.root), ulid)
+    assert report.subject is not None
+
+    class Bare(TextualApp[None]):
+        def compose(self) -> ComposeResult:
+            yield DiffPane()
+
+    async with Bare().run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        start = time.perf_counter()
+        pilot.app.query_one(DiffPane).show(build(report.subject.changes, ("curio",)))
+        await pilot.pause()
+        return time.perf_counter() - start
+
+
+async def textual_diff_view(root: Path) -> float | None:
+    """The peer, where installed: textual-diff-view's DiffView (AGPL, not a Curator dependency)."""
+    try:
+        from textual_diff_view import DiffView
+    except ImportError:
+        return None
+    from textual.app import App as TextualApp
+    from textual.containers import VerticalScroll
+
+    old = subprocess.run(["git", "show", "HEAD:long.md"], cwd=root, capture_output=True, text=True, check=True).stdout
+    new = old.replace("with a few words", "with some other words")
+
+    class Bare(TextualApp[None]):
+        def compose(self):  # type: ignore[no-untyped-def]
+            yield VerticalScroll(id="box")
+
+    async with Bare().run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        start = time.perf_counter()
+        await pilot.app.query_one("#box").mount(DiffView("long.md", "long.md", old, new, split=False))
+        await pilot.pause()
+        return time.perf_counter() - start
 
 
 def eager_render(root: Path, ulid: str) -> tuple[float, float]:
@@ -193,6 +251,7 @@ def main() -> None:
     ap.add_argument("--queue", type=int, default=500)
     ap.add_argument("--lines", type=int, default=5000)
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--peer-runs", type=int, default=1, help="runs of textual-diff-view, where installed")
     args = ap.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from curator.proposals import store
@@ -219,11 +278,23 @@ def main() -> None:
         f"(the review queue's first paint is {med(paints) / med(bares):.2f}x it)"
     )
     big, ulid = large_diff_vault(args.lines)
-    diffs = [asyncio.run(large_diff(big, ulid)) for _ in range(args.runs)]
+    diffs = [asyncio.run(large_diff(big, ulid, args.lines)) for _ in range(args.runs)]
     print(
         f"{args.lines}-line diff, highlight to first screen: median {statistics.median(diffs) * 1000:.0f} ms "
         f"(runs {', '.join(f'{x * 1000:.0f}' for x in diffs)})"
     )
+    panes = [asyncio.run(pane_alone(big, ulid)) for _ in range(args.runs)]
+    print(f"  our diff pane alone (rows built, first screen drawn): median {med(panes) * 1000:.0f} ms")
+    # The peer builds every line up front: minutes a run under load, so it runs --peer-runs times.
+    peers = [asyncio.run(textual_diff_view(big)) for _ in range(args.peer_runs)]
+    if peers and all(p is not None for p in peers):
+        peer = med([p for p in peers if p is not None])
+        print(
+            f"  peer, textual-diff-view's DiffView on the same change, mounted to first paint: "
+            f"median {peer * 1000:.0f} ms of {len(peers)} run(s) ({peer / med(panes):.0f}x our pane)"
+        )
+    else:
+        print("  (textual-diff-view not run: not installed, or --peer-runs 0)")
     lazies, eagers = zip(*(eager_render(big, ulid) for _ in range(args.runs)), strict=True)
     lazy, eager = statistics.median(lazies), statistics.median(eagers)
     print(
