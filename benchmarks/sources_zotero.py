@@ -47,6 +47,7 @@ def _sentence(rng: random.Random, n: int) -> str:
 
 def build_library(path: Path, items: int, seed: int = 7) -> tuple[ZoteroLibrary, list[str]]:
     rng = random.Random(seed)
+    path.parent.mkdir(parents=True, exist_ok=True)
     lib = ZoteroLibrary(path)
     tops = [lib.add_collection(f"Topic {n}") for n in range(20)]
     subs = [lib.add_collection(f"Sub {n}", rng.choice(tops)) for n in range(60)]
@@ -70,7 +71,7 @@ def build_library(path: Path, items: int, seed: int = 7) -> tuple[ZoteroLibrary,
                     kind,
                     fields,
                     creators=creators[: rng.randint(2, 3)],
-                    tags=[rng.choice(WORDS), rng.choice(WORDS)],
+                    tags=sorted({rng.choice(WORDS), rng.choice(WORDS)}),
                     collections=[rng.choice(subs)],
                     notes=notes,
                 )

@@ -22,9 +22,7 @@ import apsw
 
 from curator.errors import SourceError
 from curator.index import db
-from curator.index.corpus import index_items
 from curator.index.db import VAULT
-from curator.index.writer import Writer, resolve_links
 from curator.settings import Settings
 from curator.sources.base import Problems
 
@@ -84,6 +82,10 @@ def _stamp(files: list[str]) -> list[list[Any]]:
     return out
 
 
+def _files(saved: dict[str, Any]) -> list[str]:
+    return [str(entry[0]) for entry in saved.get("stamp") or [] if entry]
+
+
 def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
@@ -107,26 +109,31 @@ def sync_sources(
     force: Collection[str] | bool = False,
     progress: Progress | None = None,
 ) -> SyncReport:
-    """Bring every configured source's items up to date in ``conn`` (the writer lock held)."""
-    from curator.sources.all_sources import open_source
+    """Bring every configured source's items up to date in ``conn`` (the writer lock held).
 
+    A source whose config entry and files are as they were costs a stat per file: not even
+    its adapter is loaded."""
     state = state_of(conn)
     before = dict(state)
     report = SyncReport()
     vectors = db.has_vectors(conn)
     scratch = os.path.join(index_dir, SCRATCH)
     for src in settings.sources:
-        adapter = open_source(src, vault_root, scratch)
         config = json.loads(json.dumps(dataclasses.asdict(src)))  # as the state keeps it
-        stamp = _stamp(adapter.files())
         saved = state.get(src.name) or {}
-        rep = SourceReport(src.name, src.type, adapter.path)
-        report.sources.append(rep)
         asked = force is True or (not isinstance(force, bool) and src.name in force)
-        if not asked and saved.get("stamp") == stamp and saved.get("config") == config:
+        if not asked and saved.get("config") == config and saved.get("stamp") == _stamp(_files(saved)):
+            rep = SourceReport(src.name, src.type, str(saved.get("path", "")))
             rep.items, rep.error, rep.problems = saved.get("items", 0), saved.get("error"), _problems(saved)
+            report.sources.append(rep)
             continue
-        rep.read = True
+        from curator.index.corpus import index_items
+        from curator.sources.all_sources import open_source
+
+        adapter = open_source(src, vault_root, scratch)
+        stamp = _stamp(adapter.files())
+        rep = SourceReport(src.name, src.type, adapter.path, read=True)
+        report.sources.append(rep)
         started = time.perf_counter()
         expected = int(saved.get("items", 0))
         done = [0]
@@ -160,6 +167,8 @@ def sync_sources(
     held = [r[0] for r in conn.execute("SELECT DISTINCT source FROM documents WHERE source != ?", (VAULT,))]
     report.dropped = sorted({name for name in [*held, *state] if name not in configured})
     if report.dropped:
+        from curator.index.writer import Writer
+
         writer = Writer(conn, vectors=vectors)
         with conn:
             for name in report.dropped:
@@ -168,6 +177,8 @@ def sync_sources(
                 state.pop(name, None)
         report.wrote = report.wrote or bool(set(report.dropped) & set(held))
     if report.wrote:
+        from curator.index.writer import resolve_links
+
         with conn:
             resolve_links(conn)
     if state != before:
