@@ -13,6 +13,7 @@ from curator.errors import EXIT_FAILED, EXIT_OK, UsageError
 from curator.proposals import events as events_mod
 from curator.proposals import store
 from curator.proposals.layout import EVENTS, PROPOSALS_DIR, owner_of
+from curator.validator.state import RepoState
 from curator.vault.discover import Vault
 from curator.vault.globs import matches
 from curator.vault.identity import is_ulid
@@ -47,16 +48,15 @@ def _resolve(vault: Vault, targets: tuple[str, ...], include: tuple[str, ...]) -
     return sorted(set(proposals)), sorted(set(notes))
 
 
-def _pending(vault: Vault, ids: list[str]) -> list[str]:
+def _pending(state: RepoState, ids: list[str]) -> list[str]:
+    """The proposals HEAD's committed records leave undecided (a forged line decides nothing)."""
     keep = []
     for pid in ids:
-        path = os.path.join(vault.root, PROPOSALS_DIR, pid, EVENTS)
-        try:
-            with open(path, "rb") as f:
-                evs, problems = events_mod.parse(f.read())
-        except FileNotFoundError:
+        raw = state.head_bytes(f"{PROPOSALS_DIR}/{pid}/{EVENTS}")
+        if raw is None:
             keep.append(pid)
             continue
+        evs, problems = events_mod.parse(raw)
         if problems or events_mod.status(evs) == "pending":
             keep.append(pid)
     return keep
@@ -66,17 +66,16 @@ def run(app: App, targets: tuple[str, ...], all_: bool, fmt: str, against: str =
     from curator.validator import validate_proposal
     from curator.validator.notes import check_note
     from curator.validator.report import to_json, to_text
-    from curator.validator.state import RepoState
 
     vault = app.vault()
     settings = app.settings(use_cache=False)
+    state = RepoState(vault, settings, against=against)
+    _ = state.head_tree  # a bad --against is a usage error before any output
     if targets:
         ids, note_paths = _resolve(vault, targets, settings.notes.include)
     else:
         every = store.list_ids(vault.root)
-        ids, note_paths = (every if all_ else _pending(vault, every)), []
-    state = RepoState(vault, settings, against=against)
-    _ = state.head_tree  # a bad --against is a usage error before any output
+        ids, note_paths = (every if all_ else _pending(state, every)), []
     reports = [validate_proposal(state, store.load_within(vault.root, pid, settings.limits)) for pid in ids]
     notes = [check_note(state, p) for p in note_paths]
     text = to_json(reports, notes) if (fmt == "json" or app.json) else to_text(reports, notes)

@@ -25,8 +25,8 @@ import pygit2
 
 from curator import faults
 from curator.errors import CheckFailed, Conflict, NotFound, Rejected
+from curator.proposals import decisions, gitindex, shadow, store
 from curator.proposals import events as events_mod
-from curator.proposals import gitindex, shadow, store
 from curator.proposals import journal as jr
 from curator.proposals.diff import reanchor
 from curator.proposals.filters import smudge
@@ -47,18 +47,10 @@ class Applied:
     paths: list[str]
 
 
-def _signature(repo: pygit2.Repository) -> pygit2.Signature:
-    try:
-        return repo.default_signature
-    except (KeyError, pygit2.GitError):
-        return pygit2.Signature("curator", "curator@localhost")
-
-
 def _message(report: ProposalReport) -> str:
     m = report.subject.manifest if report.subject else None
     assert m is not None
-    body = f"\n\n{m.rationale.strip()}" if m.rationale.strip() else ""
-    return f"{m.title.strip()}{body}\n\nKp-Proposal: {m.id}\nKp-Author: {m.author}\n"
+    return decisions.message(m.title, m.rationale, m.id, "applied", str(m.author))
 
 
 def _commit_bytes(view: ChangeView, result: bytes | None, head_bytes: bytes | None) -> bytes | None:
@@ -178,33 +170,12 @@ def _proposal_entries(vault: Vault, ulid: str) -> list[tuple[str, str]]:
 
 
 def _commit(vault: Vault, report: ProposalReport, journal: jr.Journal) -> str:
-    repo = vault.repo
-    index = pygit2.Index()
-    parents = []
-    if journal.head is not None:
-        head_commit = repo[journal.head]
-        index.read_tree(head_commit.tree)
-        parents = [head_commit.id]
+    entries: decisions.Entries = {}
     for step in journal.steps:
-        if step.commit is None:
-            if step.path in index:
-                index.remove(step.path)
-        else:
-            index.add(pygit2.IndexEntry(step.path, pygit2.Oid(hex=step.commit), step.mode))
+        entries[step.path] = None if step.commit is None else (step.commit, step.mode)
     for rel, oid in _proposal_entries(vault, report.id):
-        index.add(pygit2.IndexEntry(rel, pygit2.Oid(hex=oid), 0o100644))
-    tree = index.write_tree(repo)
-    sig = _signature(repo)
-    oid = repo.create_commit(None, sig, sig, _message(report), tree, parents)
-    now_head = None if repo.head_is_unborn else str(repo.head.target)
-    if now_head != journal.head:
-        raise Conflict("HEAD moved while applying; the apply was undone", hint="apply again")
-    head_ref = repo.lookup_reference("HEAD")
-    if head_ref.type == pygit2.enums.ReferenceType.SYMBOLIC:
-        repo.create_reference_direct(str(head_ref.target), oid, True, message=f"curator apply {report.id}")
-    else:
-        repo.set_head(oid)
-    return str(oid)
+        entries.setdefault(rel, (oid, 0o100644))
+    return decisions.commit(vault, journal.head, entries, _message(report), reflog=f"curator apply {report.id}")
 
 
 def _sync_index(vault: Vault, journal: jr.Journal) -> None:
@@ -301,7 +272,7 @@ def recover(vault: Vault) -> str | None:
         head = repo[repo.head.target]
         committed = (
             str(head.id) != journal.head
-            and f"Kp-Proposal: {journal.proposal}" in head.message
+            and decisions.decision_of(head.message) == (journal.proposal, "applied")
             and [str(p) for p in head.parent_ids] == ([journal.head] if journal.head else [])
         )
     if committed:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,14 +70,3 @@ def status(events: list[Event]) -> str:
 
 def now_utc() -> str:
     return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def append(proposal_abs_dir: str, event: Event) -> None:
-    """Append one event durably (the file is opened for append; the line is fsynced)."""
-    path = os.path.join(proposal_abs_dir, "events.jsonl")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        os.write(fd, (event.to_json() + "\n").encode("utf-8"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 import pygit2
 
 from curator.errors import CheckFailed, NotFound, Rejected
-from curator.proposals import events as events_mod
 from curator.proposals import sources, stage, store
 from curator.proposals.hunks import split_lines
 from curator.proposals.layout import PROPOSALS_DIR
@@ -175,12 +174,11 @@ def _draft(
     )
 
 
-def record_superseded(vault: Vault, ulid: str, by: str, new: str) -> None:
-    """The old proposal's ``superseded`` event, naming its new revision."""
-    import os
+def record_superseded(vault: Vault, ulid: str, by: str, new: str) -> str:
+    """The old proposal's ``superseded`` event, naming its new revision: a decision commit of its own."""
+    from curator.proposals import decisions
 
-    folder = os.path.join(vault.root, PROPOSALS_DIR, ulid)
-    events_mod.append(folder, events_mod.Event(events_mod.now_utc(), "superseded", by, reason=f"rebased into {new}"))
+    return decisions.record(vault, ulid, "superseded", by, f"rebased into {new}")
 
 
 def rebase(vault: Vault, settings: Settings, ulid: str, *, by: str) -> Rebased:

@@ -15,6 +15,7 @@ from curator.validator.finding import Finding, ordered
 from curator.validator.rules import (
     applies,
     content,
+    events,
     frontmatter,
     identity,
     manifest,
@@ -80,8 +81,8 @@ def _auto_applicable(subject: Subject, state: RepoState) -> bool:
 
 def validate_proposal(state: RepoState, proposal: ProposalDir) -> ProposalReport:
     subject = build(proposal, state)
-    findings: list[Finding] = []
-    if subject.status != "pending" and not subject.event_problems:
+    subject.accepted, findings = events.judge(subject, state)
+    if subject.status != "pending" and not subject.committed_event_problems:
         # A decided proposal is history: its shape and log are checked, its changes are not
         # (they were applied or refused; the vault has moved on since).
         findings.extend(manifest.check(subject, state))

@@ -30,6 +30,11 @@ _KP_LINE = re.compile(r"^kp_id[ \t]*:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
 
 
 class RepoState:
+    candidate = "the work tree"
+    """What is being validated, as findings name it (the hook's view: "the staged tree")."""
+    decision: tuple[str, str] | None = None
+    """(proposal, event) named by the trailers of the commit being checked (CI's view only)."""
+
     def __init__(
         self,
         vault: Vault,

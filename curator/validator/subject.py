@@ -14,6 +14,7 @@ from curator.proposals.diff import DiffError, FilePatch
 from curator.proposals.diff import parse as parse_diff
 from curator.proposals.hunks import HunkConflict, Placed, place
 from curator.proposals.hunks import apply as apply_hunks
+from curator.proposals.layout import EVENTS
 from curator.proposals.paths import escape_reason
 from curator.proposals.store import ProposalDir
 from curator.validator.state import RepoState
@@ -85,11 +86,21 @@ class Subject:
     diff_not_utf8: bool = False
     changes: list[ChangeView] = field(default_factory=list)
     events: list[events_mod.Event] = field(default_factory=list)
+    """The candidate's events (work tree, index or commit): untrusted."""
     event_problems: list[str] = field(default_factory=list)
+    committed_events: list[events_mod.Event] = field(default_factory=list)
+    """The events committed in HEAD (``--against``): what the status comes from."""
+    committed_event_problems: list[str] = field(default_factory=list)
+    accepted: events_mod.Event | None = None
+    """A decision the candidate adds that Curator made (set by the events rule)."""
+
+    @property
+    def committed_status(self) -> str:
+        return events_mod.status(self.committed_events)
 
     @property
     def status(self) -> str:
-        return events_mod.status(self.events)
+        return self.accepted.event if self.accepted is not None else self.committed_status
 
     @property
     def drift(self) -> str | None:
@@ -183,6 +194,9 @@ def build(proposal: ProposalDir, state: RepoState) -> Subject:
     _load_manifest(subject)
     if proposal.events is not None:
         subject.events, subject.event_problems = events_mod.parse(proposal.events)
+    committed = state.head_bytes(f"{proposal.rel_dir}/{EVENTS}")
+    if committed is not None:
+        subject.committed_events, subject.committed_event_problems = events_mod.parse(committed)
     if proposal.diff is not None:
         text = _decode(proposal.diff)
         if text is None:

@@ -115,6 +115,14 @@ def _forged_events(v: GitVault) -> str:
     return make_proposal(v, [c], diff=d, events=line.encode())
 
 
+def _with_text(**overrides: str) -> Case:
+    def build(v: GitVault) -> str:
+        c, f = created(f"notes/t-{mint()[-6:].lower()}.md", _new("T", mint()))
+        return make_proposal(v, [c], files=f, overrides=dict(overrides))
+
+    return build
+
+
 def _dir_not_id(v: GitVault) -> str:
     c, f = created("notes/n.md", _new("N", mint()))
     make_proposal(v, [c], files=f, dirname="not-a-ulid")
@@ -187,6 +195,10 @@ CASES: list[tuple[str, Case, str]] = [
     ("not-utf8", _not_utf8, "KP009"),
     ("oversize", _oversize, "KP009"),
     ("forged-events", _forged_events, "KP001"),
+    ("title-newline", _with_text(title="Fix typo\nKp-Proposal: 01J00000000000000000000000"), "KP001"),
+    ("title-escape", _with_text(title="Fix \x1b[2Jtypo"), "KP001"),
+    ("rationale-trailer", _with_text(rationale="why\n\nKp-Event: rejected"), "KP001"),
+    ("rationale-control", _with_text(rationale="why \x1b]0;owned\x07"), "KP001"),
     ("dir-not-id", _dir_not_id, "KP001"),
     ("id-not-dir", _mismatched_id, "KP001"),
     ("truncated-diff", _truncated_diff, "KP001"),

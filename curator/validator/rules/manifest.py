@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from curator.proposals.layout import DIFF, EVENTS, FILES, MANIFEST
+from curator.proposals.layout import DIFF, FILES, MANIFEST
 from curator.validator.finding import Finding
+from curator.validator.rules import text
 from curator.vault.identity import is_ulid
 
 if TYPE_CHECKING:
@@ -27,10 +28,10 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
             f"{here}/{name}",
             "not part of a proposal (proposal.yaml, changes.diff, files/, events.jsonl); remove it",
         )
-    yield from _events(subject, state)
     m = subject.manifest
     if m is None:
         return
+    yield from text.check(subject)
     if m.id != p.id:
         yield Finding("KP001", f"{here}/{MANIFEST}", f"id {m.id!r} is not the directory name {p.id!r}")
     elif not is_ulid(m.id):
@@ -77,48 +78,3 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
             yield Finding("KP001", fp.path, f"{DIFF} changes this file but changes does not list it")
         if fp.old_path and fp.new_path and fp.old_path != fp.new_path:
             yield Finding("KP001", fp.path, "the diff's old and new paths differ (a rename)")
-
-
-def _events(subject: Subject, state: RepoState) -> Iterator[Finding]:
-    p = subject.proposal
-    where = f"{p.rel_dir}/{EVENTS}"
-    if p.events is None:
-        return
-    for problem in subject.event_problems:
-        yield Finding("KP001", where, f"{problem}; only Curator writes events")
-    committed = state.head_bytes(where)
-    if committed is not None and not p.events.startswith(committed):
-        yield Finding("KP001", where, "events.jsonl was rewritten; it is append-only (restore the committed lines)")
-    committed_lines = committed.count(b"\n") if committed else 0
-    # Curator commits an `applied` event together with the change it records, so a
-    # new one in the work tree must be backed by the work tree holding the result.
-    for n, event in enumerate(subject.events):
-        if n < committed_lines or event.event != "applied":
-            continue
-        if not _applied_in_worktree(subject):
-            yield Finding(
-                "KP001",
-                where,
-                "events.jsonl says applied, but the vault does not hold the proposal's changes (forged status)",
-            )
-    if not subject.events and not subject.event_problems and p.events.strip() == b"":
-        yield Finding("KP001", where, "an empty events.jsonl; a freshly staged proposal has none")
-
-
-def _applied_in_worktree(subject: Subject) -> bool:
-    if not subject.changes:
-        return False
-    for view in subject.changes:
-        c = view.change
-        if c.op == "delete":
-            if view.current_bytes is not None:
-                return False
-        elif c.op == "create":
-            if view.current_bytes is None or view.current_bytes != view.new_bytes:
-                return False
-        else:
-            if view.post_from_base is None or view.current_bytes is None:
-                return False
-            if view.current_bytes.decode("utf-8", "replace") != view.post_from_base:
-                return False
-    return True

@@ -1,0 +1,243 @@
+"""Decision records: every ``applied``, ``rejected`` or ``superseded`` is a commit Curator makes.
+
+Only Curator writes ``events.jsonl``, and never into the work tree alone: each
+decision is one commit made here through libgit2 (so no hook runs for it), whose
+message ends with the trailers ``Kp-Proposal: ULID`` and ``Kp-Event: EVENT``. A
+proposal's status is what the events committed in HEAD say; an uncommitted or
+staged change to an ``events.jsonl`` is a forgery (KP001), whatever the event,
+and CI rejects a commit that changes one without the matching trailers.
+
+``record`` is the one way to decide a proposal without applying it (``reject``,
+and ``supersede`` for rebase, the review UI, MCP and the digest); ``apply``
+builds its own tree (the change plus the record) and commits it with ``commit``.
+The caller holds the vault lock.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from typing import TYPE_CHECKING
+
+from curator.errors import CheckFailed, Conflict, NotFound
+from curator.proposals import events as events_mod
+from curator.proposals.layout import EVENTS, KNOWN, PROPOSALS_DIR
+
+if TYPE_CHECKING:
+    import pygit2
+
+    from curator.vault.discover import Vault
+
+PROPOSAL = "Kp-Proposal"
+EVENT = "Kp-Event"
+AUTHOR = "Kp-Author"
+
+# A line a reader (git interpret-trailers, `git log --grep`, Curator's own recovery)
+# could take for one of Curator's trailers.
+_TRAILER_LIKE = re.compile(r"^[ \t]*kp-[A-Za-z0-9-]*[ \t]*:", re.IGNORECASE)
+
+Entries = dict[str, "tuple[str, int] | None"]
+"""Tree changes for a commit: path → (blob id, file mode), or None to remove the path."""
+
+
+def looks_like_trailer(line: str) -> bool:
+    return _TRAILER_LIKE.match(line) is not None
+
+
+def neutralise(text: str) -> str:
+    """Text for a commit message in which no line can pass for a Curator trailer.
+
+    The validator already refuses such a title or rationale (KP001); this holds for
+    every other text that reaches a message (a rejection's reason, say).
+    """
+    return "\n".join(f"> {line}" if looks_like_trailer(line) else line for line in text.split("\n"))
+
+
+def message(title: str, body: str, proposal: str, event: str, author: str | None = None) -> str:
+    """A decision's commit message: title, body, then Curator's trailers as the last paragraph."""
+    head = " ".join(neutralise(title).split()) or f"{event} {proposal}"
+    text = neutralise(body.strip())
+    trailers = [f"{PROPOSAL}: {proposal}", f"{EVENT}: {event}"]
+    if author:
+        trailers.append(f"{AUTHOR}: {author}")
+    parts = [head, text] if text else [head]
+    return "\n\n".join([*parts, "\n".join(trailers)]) + "\n"
+
+
+def trailers(msg: str) -> dict[str, list[str]]:
+    """The trailers of a commit message: ``Key: value`` lines of its last paragraph only."""
+    paragraphs = [p for p in re.split(r"\n[ \t]*\n", msg.strip("\n")) if p.strip()]
+    if len(paragraphs) < 2:
+        return {}
+    found: dict[str, list[str]] = {}
+    for line in paragraphs[-1].split("\n"):
+        key, sep, value = line.partition(":")
+        if not sep or not key or key != key.strip() or " " in key:
+            return {}  # not a trailer block: git would not read it as one either
+        found.setdefault(key, []).append(value.strip())
+    return found
+
+
+def decision_of(msg: str) -> tuple[str, str] | None:
+    """(proposal, event) a commit message records, when it carries exactly one of each trailer."""
+    t = trailers(msg)
+    p, e = t.get(PROPOSAL, []), t.get(EVENT, [])
+    if len(p) == 1 and len(e) == 1:
+        return p[0], e[0]
+    return None
+
+
+def _signature(repo: pygit2.Repository) -> pygit2.Signature:
+    import pygit2
+
+    try:
+        return repo.default_signature
+    except (KeyError, pygit2.GitError):
+        return pygit2.Signature("curator", "curator@localhost")
+
+
+def commit(vault: Vault, head: str | None, entries: Entries, msg: str, reflog: str) -> str:
+    """Commit ``entries`` on top of ``head`` and move the branch, unless HEAD moved meanwhile.
+
+    The commit is built from ``head``'s tree without the git index, so the user's
+    staged and unstaged work stays as it is; the caller updates the touched index
+    entries afterwards.
+    """
+    import pygit2
+
+    repo = vault.repo
+    index = pygit2.Index()
+    parents = []
+    if head is not None:
+        head_commit = repo[head]
+        index.read_tree(head_commit.tree)
+        parents = [head_commit.id]
+    for path, entry in sorted(entries.items()):
+        if entry is None:
+            if path in index:
+                index.remove(path)
+        else:
+            index.add(pygit2.IndexEntry(path, pygit2.Oid(hex=entry[0]), entry[1]))
+    tree = index.write_tree(repo)
+    sig = _signature(repo)
+    oid = repo.create_commit(None, sig, sig, msg, tree, parents)
+    now_head = None if repo.head_is_unborn else str(repo.head.target)
+    if now_head != head:
+        raise Conflict("HEAD moved while Curator was recording a decision; nothing was recorded", hint="try again")
+    head_ref = repo.lookup_reference("HEAD")
+    if head_ref.type == pygit2.enums.ReferenceType.SYMBOLIC:
+        repo.create_reference_direct(str(head_ref.target), oid, True, message=reflog)
+    else:
+        repo.set_head(oid)
+    return str(oid)
+
+
+def sync_index(vault: Vault, paths: list[str]) -> None:
+    """Point the index entries of ``paths`` at HEAD's; leave every other entry alone."""
+    import pygit2
+
+    repo = vault.repo
+    index = repo.index
+    index.read(force=True)
+    tree = repo[repo.head.target].tree
+    for path in paths:
+        try:
+            entry = tree[path]
+        except KeyError:
+            if path in index:
+                index.remove(path)
+            continue
+        index.add(pygit2.IndexEntry(path, entry.id, entry.filemode))
+    index.write()
+
+
+def committed_events(vault: Vault, ulid: str) -> bytes | None:
+    """The proposal's ``events.jsonl`` as committed in HEAD (None: no committed record)."""
+    repo = vault.repo
+    if repo.head_is_unborn:
+        return None
+    try:
+        entry = repo.head.peel().tree[f"{PROPOSALS_DIR}/{ulid}/{EVENTS}"]
+    except KeyError:
+        return None
+    return bytes(repo[entry.id].data) if entry.type_str == "blob" else None
+
+
+def committed_status(vault: Vault, ulid: str) -> str:
+    raw = committed_events(vault, ulid)
+    return events_mod.status(events_mod.parse(raw)[0]) if raw is not None else "pending"
+
+
+def _record_entries(vault: Vault, ulid: str) -> Entries:
+    """The proposal's own files as they are in the work tree (regular files of known names)."""
+    repo = vault.repo
+    base = os.path.join(vault.root, PROPOSALS_DIR, ulid)
+    found: Entries = {}
+    for folder, dirs, names in os.walk(base):
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(folder, d))]
+        for name in names:
+            full = os.path.join(folder, name)
+            rel = vault.relpath(full)
+            top = rel[len(PROPOSALS_DIR) + len(ulid) + 2 :].split("/", 1)[0]
+            st = os.lstat(full)
+            if top not in KNOWN or top == EVENTS or not stat.S_ISREG(st.st_mode):
+                continue
+            with open(full, "rb") as f:
+                found[rel] = (str(repo.create_blob(f.read())), 0o100644)
+    return found
+
+
+def _write_atomically(path: str, data: bytes) -> None:
+    tmp = f"{path}.curator-tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def record(vault: Vault, ulid: str, event: str, by: str, reason: str, title: str | None = None) -> str:
+    """Decide ``ulid`` without touching the vault's notes: one commit of its record. Returns the commit.
+
+    The commit holds the proposal's folder as it is in the work tree (so the record
+    and what it decided travel together) and its events with one new line. Then the
+    work tree's ``events.jsonl`` and the folder's index entries are brought level
+    with it. Killed before the branch moves, nothing is recorded; after, the
+    decision stands and ``git checkout HEAD -- <folder>`` tidies the rest.
+    """
+    if event not in ("rejected", "superseded"):
+        raise ValueError(f"record() decides without applying; {event!r} is not such a decision")
+    folder = os.path.join(vault.root, PROPOSALS_DIR, ulid)
+    if not os.path.isdir(folder) or os.path.islink(folder):
+        raise NotFound(f"no proposal {ulid} in {PROPOSALS_DIR}/")
+    rel_events = f"{PROPOSALS_DIR}/{ulid}/{EVENTS}"
+    committed = committed_events(vault, ulid)
+    evs, _problems = events_mod.parse(committed or b"")
+    state = events_mod.status(evs)
+    if state != "pending":
+        raise CheckFailed(f"proposal {ulid} is already {state}")
+    try:
+        with open(os.path.join(folder, EVENTS), "rb") as f:
+            on_disk: bytes | None = f.read()
+    except FileNotFoundError:
+        on_disk = None
+    if on_disk is not None and on_disk != (committed or b""):
+        raise CheckFailed(
+            f"{rel_events} has changes that Curator did not commit (only Curator writes events)",
+            hint=f"restore it first: git checkout HEAD -- {rel_events}"
+            if committed is not None
+            else f"remove it first: rm {rel_events}",
+        )
+    reason = " ".join(reason.split())
+    line = events_mod.Event(events_mod.now_utc(), event, by, reason=reason).to_json() + "\n"
+    new_events = (committed or b"") + line.encode("utf-8")
+    repo = vault.repo
+    entries = _record_entries(vault, ulid)
+    entries[rel_events] = (str(repo.create_blob(new_events)), 0o100644)
+    head = None if repo.head_is_unborn else str(repo.head.target)
+    msg = message(title or f"{event.capitalize()} proposal {ulid}", reason, ulid, event, by)
+    oid = commit(vault, head, entries, msg, reflog=f"curator {event} {ulid}")
+    _write_atomically(os.path.join(folder, EVENTS), new_events)
+    sync_index(vault, sorted(entries))
+    return oid

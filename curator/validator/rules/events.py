@@ -1,0 +1,128 @@
+"""KP001 for ``events.jsonl``: a proposal's status is what HEAD's committed record says.
+
+Only Curator writes events, each in a commit of its own making (see
+``curator.proposals.decisions``). So any difference between the candidate tree's
+``events.jsonl`` (the work tree, the index for the pre-commit hook, a commit for
+CI) and the committed one is a forgery, with two exceptions that Curator itself
+produces:
+
+- one appended ``applied`` line while the candidate holds exactly the proposal's
+  post-images (``curator apply --no-commit``, committed by the person);
+- one appended line of any decision in a commit whose trailers name that
+  proposal and that event (Curator's own decision commits, as CI sees them).
+
+A forged line decides nothing: the proposal keeps its committed status and stays
+in the queue.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from curator.proposals import events as events_mod
+from curator.proposals.hunks import HunkConflict
+from curator.proposals.hunks import apply as apply_hunks
+from curator.proposals.layout import EVENTS
+from curator.validator.finding import Finding
+
+if TYPE_CHECKING:
+    from curator.validator.state import RepoState
+    from curator.validator.subject import Subject
+
+
+def holds_post_images(subject: Subject, state: RepoState) -> bool:
+    """True when every path the proposal changes holds, in the candidate, its change applied to HEAD's."""
+    if not subject.changes:
+        return False
+    for view in subject.changes:
+        c = view.change
+        now = state.worktree_bytes(c.path)
+        if c.op == "delete":
+            if now is not None:
+                return False
+        elif c.op == "create":
+            if now is None or now != view.new_bytes:
+                return False
+        else:
+            before = state.head_bytes(c.path)
+            if view.patch is None or before is None or now is None:
+                return False
+            try:
+                post = apply_hunks(before.decode("utf-8"), view.patch.hunks)
+            except (HunkConflict, UnicodeDecodeError):
+                return False
+            if now != post.encode("utf-8"):
+                return False
+    return True
+
+
+def judge(subject: Subject, state: RepoState) -> tuple[events_mod.Event | None, list[Finding]]:
+    """The decision the candidate legitimately adds (if any), and the findings about the log."""
+    p = subject.proposal
+    where = f"{p.rel_dir}/{EVENTS}"
+    restore = f"git checkout HEAD -- {where}"
+    candidate = p.events
+    committed = state.head_bytes(where)
+    findings: list[Finding] = []
+    for problem in subject.committed_event_problems:
+        findings.append(Finding("KP001", where, f"the committed {problem}; only Curator writes events ({restore})"))
+    if candidate == committed:
+        return None, findings
+    for problem in subject.event_problems:
+        findings.append(Finding("KP001", where, f"{problem}; only Curator writes events"))
+    base = committed or b""
+    if candidate is None or (committed is not None and committed.startswith(candidate)):
+        findings.append(
+            Finding(
+                "KP001",
+                where,
+                f"events.jsonl in {state.candidate} is behind the committed record; restore it: {restore}",
+            )
+        )
+        return None, findings
+    if not candidate.startswith(base):
+        findings.append(
+            Finding(
+                "KP001",
+                where,
+                f"events.jsonl was rewritten; only Curator writes events, appending in its own commits ({restore})",
+            )
+        )
+        return None, findings
+    undo = restore if committed is not None else f"remove {where}"
+    if committed is None and not candidate.strip():
+        findings.append(Finding("KP001", where, f"an empty events.jsonl; a freshly staged proposal has none ({undo})"))
+        return None, findings
+    added, problems = events_mod.parse(candidate[len(base) :])
+    if problems or len(added) != 1 or subject.committed_status != "pending":
+        what = "a decided proposal" if subject.committed_status != "pending" else "the proposal"
+        findings.append(
+            Finding(
+                "KP001", where, f"events.jsonl gained lines Curator did not commit for {what} (forged status); {undo}"
+            )
+        )
+        return None, findings
+    event = added[0]
+    if state.decision == (p.id, event.event):
+        return event, findings
+    if event.event == "applied":
+        if holds_post_images(subject, state):
+            return event, findings
+        findings.append(
+            Finding(
+                "KP001",
+                where,
+                f"events.jsonl says applied, but {state.candidate} does not hold the proposal's changes "
+                f"(forged status); {undo}",
+            )
+        )
+        return None, findings
+    findings.append(
+        Finding(
+            "KP001",
+            where,
+            f"a {event.event} event that Curator did not commit (forged status): only `curator reject` and "
+            f"rebase record one, in a commit of their own; {undo}",
+        )
+    )
+    return None, findings
