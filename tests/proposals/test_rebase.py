@@ -45,8 +45,11 @@ def test_a_conflicting_proposal_becomes_a_new_revision_that_waits_for_review(vau
     out = json.loads(r.out)
     new = out["new"]
     assert out["staged"] and new and new != old and out["validation"]["ok"]
-    # Nothing was applied: HEAD and the note are as the person left them.
-    assert vault.git("rev-parse", "HEAD").stdout.strip() == head
+    # Nothing was applied: the one new commit is Curator's record of the old proposal's decision.
+    assert vault.git("rev-parse", "HEAD~1").stdout.strip() == head
+    touched = vault.git("diff", "--name-only", "HEAD~1", "HEAD").stdout.split()
+    assert touched and all(t.startswith(f".kp/proposals/{old}/") for t in touched)
+    assert f"Kp-Proposal: {old}\nKp-Event: superseded" in vault.git("log", "-1", "--format=%B").stdout
     assert "line twenty" not in vault.read("notes/long.md")
     manifest = (vault.root / ".kp" / "proposals" / new / "proposal.yaml").read_text()
     assert f"supersedes: {old}" in manifest and "title: Spell out twenty" in manifest

@@ -106,7 +106,9 @@ def test_reject_asks_for_a_reason_and_leaves_the_vault_alone(vault: GitVault) ->
     events = _events(vault, pid)
     assert [e["event"] for e in events] == ["rejected"]
     assert events[0]["reason"] == "not our style, and n or y are just letters here"
-    assert vault.read("notes/alpha.md") == before and vault.git("rev-parse", "HEAD").stdout.strip() == head
+    # The vault's notes are untouched; the one new commit is Curator's record of the decision.
+    assert vault.read("notes/alpha.md") == before and vault.git("rev-parse", "HEAD~1").stdout.strip() == head
+    assert vault.git("diff", "--name-only", "HEAD~1", "HEAD", "--", "notes").stdout == ""
 
 
 def test_apply_is_disabled_on_an_invalid_proposal_and_the_footer_says_why(vault: GitVault) -> None:
