@@ -41,7 +41,9 @@ def error_handler(passthrough: tuple[type[BaseException], ...] = ()) -> Iterator
     except passthrough:
         raise
     except CuratorError as e:
-        print(f"curator: {e}", file=sys.stderr)
+        from curator.output import one_line
+
+        print(f"curator: {one_line(str(e))}", file=sys.stderr)  # messages quote paths and titles
         raise Exit(e.exit_code) from None
     except KeyboardInterrupt:
         print("curator: interrupted", file=sys.stderr)

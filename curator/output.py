@@ -16,6 +16,7 @@ from typing import Any
 # override and isolate characters (text that reorders itself on screen).
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\udc80-\udcff]")
 _UNSAFE_KEEP_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\udc80-\udcff]")
+_UNSAFE_KEEP_TABS = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\udc80-\udcff]")
 
 
 def _show(m: re.Match[str]) -> str:
@@ -38,16 +39,22 @@ def emit_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
+def one_line(text: str) -> str:
+    """``escape`` that keeps tabs: what ``line``, ``warn`` and ``note`` print."""
+    return _UNSAFE_KEEP_TABS.sub(_show, text)
+
+
 def line(text: str = "") -> None:
-    sys.stdout.write(text + "\n")
+    """One line to stdout. Escaped here, so no caller can forget: a newline in a title stays ``\\x0a``."""
+    sys.stdout.write(one_line(text) + "\n")
 
 
 def warn(text: str) -> None:
-    sys.stderr.write(f"curator: warning: {text}\n")
+    sys.stderr.write(f"curator: warning: {one_line(text)}\n")
 
 
 def note(text: str) -> None:
-    sys.stderr.write(text + "\n")
+    sys.stderr.write(one_line(text) + "\n")
 
 
 def safe_path(path: str) -> str:

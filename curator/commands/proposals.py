@@ -55,7 +55,7 @@ def run(app: App, all_: bool) -> int:
             }
         )
     if app.json:
-        output.emit_json({"proposals": rows})
+        output.emit_json({"schema": "queue/v1", "proposals": rows})
         return 0
     if not rows:
         output.line("no pending proposals" if not all_ else "no proposals")

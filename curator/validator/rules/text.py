@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from curator.output import escape
 from curator.proposals.decisions import looks_like_trailer
 from curator.proposals.layout import MANIFEST
 from curator.validator.finding import Finding
@@ -24,7 +25,7 @@ _CONTROL_IN_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\
 
 
 def _shown(c: str) -> str:
-    return {"\n": "a newline", "\r": "a carriage return", "\t": "a tab"}.get(c, f"\\u{ord(c):04x}")
+    return {"\n": "a newline", "\r": "a carriage return", "\t": "a tab"}.get(c, escape(c))
 
 
 def check(subject: Subject) -> Iterator[Finding]:
