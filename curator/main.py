@@ -97,13 +97,19 @@ def hooks() -> None:
 
 @hooks.command("install")
 @click.option("--force", is_flag=True, help="Replace hooks that Curator did not write.")
+@click.option(
+    "--python",
+    "python",
+    type=click.Path(dir_okay=False),
+    help="The interpreter the hooks run Curator with. Default: the one running this command.",
+)
 @json_option
 @click.pass_context
-def hooks_install(ctx: click.Context, force: bool, json_: bool) -> int:
+def hooks_install(ctx: click.Context, force: bool, python: str | None, json_: bool) -> int:
     """Install pre-commit, post-merge and post-checkout hooks into the vault's repository."""
     from curator.commands import hooks_install as cmd
 
-    return cmd.run(_app(ctx, json_), force)
+    return cmd.run(_app(ctx, json_), force, python)
 
 
 @cli.command()

@@ -29,13 +29,32 @@ def register(cli: click.Group, json_option: Callable[..., Any], app_of: Callable
         metavar="REV",
         help="The commit notes are compared with (CI passes the commit before the push).",
     )
+    @click.option(
+        "--staged",
+        is_flag=True,
+        help="Check what the next commit holds (the git index against HEAD), never the work tree: the hooks' mode.",
+    )
+    @click.option(
+        "--commits",
+        metavar="BASE..TIP",
+        help="Check each commit of a range as the pre-commit hook checks a commit (CI's mode).",
+    )
     @json_option
     @click.pass_context
-    def validate(ctx: click.Context, targets: tuple[str, ...], all_: bool, fmt: str, against: str, json_: bool) -> int:
+    def validate(
+        ctx: click.Context,
+        targets: tuple[str, ...],
+        all_: bool,
+        fmt: str,
+        against: str,
+        staged: bool,
+        commits: str | None,
+        json_: bool,
+    ) -> int:
         """Check proposals (and changed notes) with the deterministic validator. Exit 0 valid, 1 rejected."""
         from curator.commands import validate as cmd
 
-        return cmd.run(app_of(ctx, json_), targets, all_, fmt, against)
+        return cmd.run(app_of(ctx, json_), targets, all_, fmt, against, staged, commits)
 
     @cli.command()
     @click.argument("paths", nargs=-1, type=click.Path())

@@ -155,3 +155,42 @@ def run_process(
         input=input,
         timeout=timeout,
     )
+
+
+@pytest.fixture(scope="session")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One pre-commit store for the session: the hook's environment is built once."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+@pytest.fixture(scope="session")
+def framework_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This project as it is on disk (untracked files too), committed to a clean repository.
+
+    `pre-commit try-repo` on a repository with uncommitted changes builds a new
+    environment on every call; on a clean one it reuses the first, so the hook matrix
+    costs seconds, not minutes.
+    """
+    import shutil
+
+    dest = tmp_path_factory.mktemp("curator-repo")
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.split(b"\0")
+    for raw in listed:
+        rel = raw.decode("utf-8", "surrogateescape")
+        if not rel or not os.path.lexists(ROOT / rel) or rel.startswith((".venv/", ".kp-example/.git/")):
+            continue
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if os.path.islink(ROOT / rel):
+            os.symlink(os.readlink(ROOT / rel), target)
+        elif (ROOT / rel).is_file():
+            shutil.copy2(ROOT / rel, target)
+    git(dest, "-c", "init.defaultBranch=main", "init", "-q")
+    git(dest, "add", "-A")
+    git(dest, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--no-verify", "-m", "snapshot")
+    return dest

@@ -23,11 +23,6 @@ def _env(tmp: Path) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="session")
-def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("pre-commit-home")
-
-
 def _vault(tmp_path: Path) -> GitVault:
     v = make_git_vault(tmp_path / "v")
     v.write("notes/a.md", note("kp:01J000000000000000000000AA", "A"))
@@ -43,12 +38,15 @@ def test_manifest_is_valid() -> None:
 
 
 @pytest.mark.slow
-def test_try_repo_passes_a_valid_proposal_and_blocks_an_invalid_one(tmp_path: Path, pre_commit_home: Path) -> None:
+@pytest.mark.xdist_group("pre-commit")
+def test_try_repo_passes_a_valid_proposal_and_blocks_an_invalid_one(
+    tmp_path: Path, pre_commit_home: Path, framework_repo: Path
+) -> None:
     v = _vault(tmp_path)
     c, f = created("notes/good.md", f"---\nkp_id: {mint()}\ntitle: Good\n---\n")
     good = make_proposal(v, [c], files=f)
     v.git("add", f".kp/proposals/{good}")
-    cmd = [BIN + "/pre-commit", "try-repo", str(ROOT), "curator-validate", "--verbose"]
+    cmd = [BIN + "/pre-commit", "try-repo", str(framework_repo), "curator-validate", "--verbose"]
     ok = subprocess.run(cmd, cwd=v.root, capture_output=True, text=True, env=_env(pre_commit_home), timeout=900)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert "Passed" in ok.stdout
@@ -58,7 +56,7 @@ def test_try_repo_passes_a_valid_proposal_and_blocks_an_invalid_one(tmp_path: Pa
     blocked = subprocess.run(cmd, cwd=v.root, capture_output=True, text=True, env=_env(pre_commit_home), timeout=900)
     assert blocked.returncode == 1, blocked.stdout + blocked.stderr
     assert "KP003" in blocked.stdout and "Failed" in blocked.stdout
-    assert f"{good}: valid" in blocked.stdout
+    assert f"{good}: valid" not in blocked.stdout and "checked 2 proposal(s): 1 rejected" in blocked.stdout
 
 
 def test_installed_git_hook_blocks_a_bad_commit(tmp_path: Path, cli) -> None:

@@ -204,3 +204,16 @@ def test_the_ci_workflow_with_nothing_new_pushes_nothing(tmp_path: Path) -> None
     r, out = _run_ci(clone, tmp_path)
     assert r.returncode == 0 and "no digest staged (nothing-new)" in r.stdout and out == {}
     assert git(origin, "branch", "--list", "curator/*").stdout == ""
+
+def test_ci_step_blocks_a_forged_decision_pushed_past_the_hook(tmp_path: Path) -> None:
+    import json
+
+    v = make_git_vault(tmp_path / "v")
+    v.write("a.md", note("kp:01J000000000000000000000AA", "A"))
+    v.write(".kp/proposals/01J00000000000000000000PRP/proposal.yaml", "schema: proposals/v1\n")
+    first = v.commit("one")
+    line = {"at": "2026-11-29T10:00:00Z", "event": "rejected", "by": "human:me", "reason": "gone"}
+    v.write(".kp/proposals/01J00000000000000000000PRP/events.jsonl", json.dumps(line) + "\n")
+    v.commit("tidy")  # --no-verify: the hook never saw it
+    bad = _run(v.root, first)
+    assert bad.returncode == 1 and "KP001" in bad.stdout and "checked 1 commit(s): 1 rejected" in bad.stdout

@@ -1,21 +1,33 @@
-"""``curator hooks install``: copy the plain git hooks from ``hooks/`` into the repository."""
+"""``curator hooks install``: put the plain git hooks from ``hooks/`` into the repository.
+
+The scripts live once, in the top-level ``hooks/`` folder; the package reaches them
+through ``curator/hooks`` (a link to it), which wheels carry as plain files. Each
+installed copy records the interpreter that runs Curator (this one, unless
+``--python`` says otherwise), so a commit does not depend on ``curator`` being on
+PATH, and the shell patterns of the vault's notes, so a commit that touches no
+note and nothing under ``.kp/`` passes without starting Python.
+"""
 
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import stat
+import sys
 from importlib import resources
 
 from curator import output
 from curator.app import App
-from curator.errors import CheckFailed
+from curator.errors import CheckFailed, UsageError
+from curator.vault.discover import Vault
 
 HOOKS = ("pre-commit", "post-merge", "post-checkout")
 MARK = "# installed by curator"
+_EXTENSION_GLOB = re.compile(r"^\*\.([A-Za-z0-9_+-]+)$")
 
 
-def _hooks_dir(app: App) -> str:
-    vault = app.vault()
+def _hooks_dir(vault: Vault) -> str:
     try:
         configured = vault.repo.config["core.hooksPath"]
     except KeyError:
@@ -25,12 +37,50 @@ def _hooks_dir(app: App) -> str:
     return os.path.join(vault.git_dir, "hooks")
 
 
-def run(app: App, force: bool) -> int:
-    target = _hooks_dir(app)
+def notes_pattern(include: tuple[str, ...]) -> str:
+    """An ERE that matches every path ``include`` could match (and maybe more), for the hook's shell filter.
+
+    Globs of the form ``*.EXT`` (in any folder) become ``\\.EXT$``; any other glob
+    makes the pattern match everything, which only costs a Python start.
+    """
+    exts = []
+    for glob in include:
+        last = glob.rstrip("/").rsplit("/", 1)[-1]
+        m = _EXTENSION_GLOB.match(last)
+        if m is None:
+            return "."
+        exts.append(re.escape(m.group(1)))
+    return r"\.(" + "|".join(sorted(set(exts))) + ")$"
+
+
+def _staged_config_blob(vault: Vault) -> str:
+    try:
+        return str(vault.repo.index[".kp/config.yaml"].id)
+    except KeyError:
+        return ""
+
+
+def render(text: str, values: dict[str, str]) -> str:
+    for key, value in values.items():
+        text = re.sub(rf"^{key}=.*$", lambda _m, k=key, v=value: f"{k}={shlex.quote(v) if v else ''}", text, flags=re.M)
+    return text
+
+
+def run(app: App, force: bool, python: str | None = None) -> int:
+    vault = app.vault()
+    interpreter = os.path.abspath(python) if python else sys.executable
+    if not (os.path.isfile(interpreter) and os.access(interpreter, os.X_OK)):
+        raise UsageError(f"--python {interpreter}: not an executable file")
+    values = {
+        "CURATOR_PYTHON": interpreter,
+        "CURATOR_NOTES": notes_pattern(app.settings().notes.include),
+        "CURATOR_CONFIG": _staged_config_blob(vault),
+    }
+    target = _hooks_dir(vault)
     os.makedirs(target, exist_ok=True)
     installed, kept = [], []
     for name in HOOKS:
-        text = resources.files("curator").joinpath("hooks", name).read_text("utf-8")
+        text = render(resources.files("curator").joinpath("hooks", name).read_text("utf-8"), values)
         path = os.path.join(target, name)
         if os.path.exists(path):
             with open(path, encoding="utf-8", errors="replace") as f:
@@ -50,10 +100,11 @@ def run(app: App, force: bool) -> int:
         os.replace(tmp, path)
         installed.append(name)
     if app.json:
-        output.emit_json({"hooks_dir": target, "installed": installed, "unchanged": kept})
+        output.emit_json({"hooks_dir": target, "python": interpreter, "installed": installed, "unchanged": kept})
     else:
         for name in installed:
-            output.line(f"installed {os.path.join(target, name)}")
+            output.line(f"installed {output.escape(os.path.join(target, name))}")
         for name in kept:
-            output.line(f"up to date {os.path.join(target, name)}")
+            output.line(f"up to date {output.escape(os.path.join(target, name))}")
+        output.line(f"the hooks run Curator with {output.escape(interpreter)}")
     return 0

@@ -62,23 +62,54 @@ def _pending(state: RepoState, ids: list[str]) -> list[str]:
     return keep
 
 
-def run(app: App, targets: tuple[str, ...], all_: bool, fmt: str, against: str = "HEAD") -> int:
+def _commits(app: App, spec: str, fmt: str) -> int:
+    from curator.validator.history import check_range
+    from curator.validator.report import commits_to_json, commits_to_text
+
+    reports = check_range(app.vault(), spec)
+    sys.stdout.write(commits_to_json(reports) if (fmt == "json" or app.json) else commits_to_text(reports))
+    return EXIT_OK if all(r.ok for r in reports) else EXIT_FAILED
+
+
+def run(
+    app: App,
+    targets: tuple[str, ...],
+    all_: bool,
+    fmt: str,
+    against: str = "HEAD",
+    staged: bool = False,
+    commits: str | None = None,
+) -> int:
     from curator.validator import validate_proposal
     from curator.validator.notes import check_note
     from curator.validator.report import to_json, to_text
 
+    if commits is not None:
+        if staged or all_ or targets or against != "HEAD":
+            raise UsageError("--commits checks each commit of a range; it takes no other target or mode")
+        return _commits(app, commits, fmt)
     vault = app.vault()
-    settings = app.settings(use_cache=False)
-    state = RepoState(vault, settings, against=against)
-    _ = state.head_tree  # a bad --against is a usage error before any output
-    if targets:
-        ids, note_paths = _resolve(vault, targets, settings.notes.include)
+    if staged:
+        if all_ or against != "HEAD":
+            raise UsageError("--staged checks the index against HEAD; it takes neither --all nor --against")
+        from curator.validator import staged as view
+
+        tree_state = view.staged_state(vault)
+        ids, note_paths = view.targets(tree_state, targets)
+        reports = [validate_proposal(tree_state, view.load_proposal(tree_state, pid)) for pid in ids]
+        notes = [check_note(tree_state, p) for p in note_paths]
     else:
-        every = store.list_ids(vault.root)
-        ids, note_paths = (every if all_ else _pending(state, every)), []
-    reports = [validate_proposal(state, store.load_within(vault.root, pid, settings.limits)) for pid in ids]
-    notes = [check_note(state, p) for p in note_paths]
-    text = to_json(reports, notes) if (fmt == "json" or app.json) else to_text(reports, notes)
+        settings = app.settings(use_cache=False)
+        state = RepoState(vault, settings, against=against)
+        _ = state.head_tree  # a bad --against is a usage error before any output
+        if targets:
+            ids, note_paths = _resolve(vault, targets, settings.notes.include)
+        else:
+            every = store.list_ids(vault.root)
+            ids, note_paths = (every if all_ else _pending(state, every)), []
+        reports = [validate_proposal(state, store.load_within(vault.root, pid, settings.limits)) for pid in ids]
+        notes = [check_note(state, p) for p in note_paths]
+    text = to_json(reports, notes) if fmt == "json" or app.json else to_text(reports, notes, only_rejections=staged)
     sys.stdout.write(text)
     ok = all(r.ok for r in reports) and all(n.ok for n in notes)
     return EXIT_OK if ok else EXIT_FAILED

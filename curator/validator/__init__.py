@@ -79,7 +79,28 @@ def _auto_applicable(subject: Subject, state: RepoState) -> bool:
     return True
 
 
+def _removed(state: RepoState, proposal: ProposalDir) -> ProposalReport:
+    """A committed proposal folder the candidate no longer has: history may go, the queue may not."""
+    from curator.proposals import events as events_mod
+    from curator.proposals.layout import EVENTS
+
+    raw = state.head_bytes(f"{proposal.rel_dir}/{EVENTS}")
+    status = events_mod.status(events_mod.parse(raw)[0]) if raw is not None else "pending"
+    findings = []
+    if status == "pending":
+        findings.append(
+            Finding(
+                "KP001",
+                proposal.rel_dir,
+                f"removes pending proposal {proposal.id}; decide it instead (curator reject {proposal.id} --reason ...)",
+            )
+        )
+    return ProposalReport(proposal.id, findings, False, status, None)
+
+
 def validate_proposal(state: RepoState, proposal: ProposalDir) -> ProposalReport:
+    if not proposal.exists and state.head_has_dir(proposal.rel_dir):
+        return _removed(state, proposal)
     subject = build(proposal, state)
     subject.accepted, findings = events.judge(subject, state)
     if subject.status != "pending" and not subject.committed_event_problems:

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from curator.output import escape
 from curator.validator import ProposalReport
 from curator.validator.finding import Finding
 from curator.validator.notes import NoteReport
+
+if TYPE_CHECKING:
+    from curator.validator.history import CommitReport
 
 
 def to_json(proposals: Sequence[ProposalReport], notes: Sequence[NoteReport]) -> str:
@@ -25,9 +30,15 @@ def _finding_line(f: Finding) -> str:
     return f"  {f.code} {where}: {f.message}"
 
 
-def to_text(proposals: Sequence[ProposalReport], notes: Sequence[NoteReport]) -> str:
+def to_text(proposals: Sequence[ProposalReport], notes: Sequence[NoteReport], only_rejections: bool = False) -> str:
+    """One line a proposal and a note (only the rejected ones, for the hook), their findings, a summary.
+
+    Every line goes through ``output.escape``: ids, paths and messages quote the vault.
+    """
     out: list[str] = []
     for p in proposals:
+        if only_rejections and p.ok:
+            continue
         verdict = "valid" if p.ok else "rejected"
         extras = []
         if p.status != "pending":
@@ -40,6 +51,8 @@ def to_text(proposals: Sequence[ProposalReport], notes: Sequence[NoteReport]) ->
         out.append(f"{p.id}: {verdict}{suffix}")
         out.extend(_finding_line(f) for f in p.findings)
     for n in notes:
+        if only_rejections and n.ok:
+            continue
         out.append(f"{n.path}: {'ok' if n.ok else 'rejected'}")
         out.extend(_finding_line(f) for f in n.findings)
     bad = sum(not p.ok for p in proposals) + sum(not n.ok for n in notes)
@@ -50,4 +63,23 @@ def to_text(proposals: Sequence[ProposalReport], notes: Sequence[NoteReport]) ->
         parts.append(f"{len(notes)} note(s)")
     checked = " and ".join(parts) or "nothing"
     out.append(f"checked {checked}: {'all valid' if not bad else f'{bad} rejected'}")
-    return "\n".join(out) + "\n"
+    return "".join(escape(line) + "\n" for line in out)
+
+
+def commits_to_json(commits: Sequence[CommitReport]) -> str:
+    data = {"schema": "validation/v1", "commits": [c.to_json() for c in commits]}
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def commits_to_text(commits: Sequence[CommitReport]) -> str:
+    """Each rejected commit with its rejections, then one summary line."""
+    out: list[str] = []
+    for c in commits:
+        if c.ok:
+            continue
+        out.append(escape(f"commit {c.commit[:12]} {c.summary}: rejected"))
+        body = to_text(c.proposals, c.notes, only_rejections=True).splitlines()[:-1]
+        out.extend(f"  {line}" for line in body)
+    bad = sum(not c.ok for c in commits)
+    out.append(f"checked {len(commits)} commit(s): {'all valid' if not bad else f'{bad} rejected'}")
+    return "".join(line + "\n" for line in out)

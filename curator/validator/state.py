@@ -233,6 +233,13 @@ def read_kp_id(full_path: str) -> str | None:
             os.close(fd)
     except OSError:
         return None
+    return read_kp_id_text(head)
+
+
+def read_kp_id_text(head: bytes) -> str | None:
+    """The kp_id in the frontmatter at the start of ``head`` (a note's first bytes, or all of them)."""
+    if not head.startswith((b"---", b"\xef\xbb\xbf---")) or b"kp_id" not in head:
+        return None
     text = head.decode("utf-8", "replace")
     from curator.vault import frontmatter
 

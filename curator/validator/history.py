@@ -1,0 +1,75 @@
+"""CI's view: each commit of a pushed range, checked as the pre-commit hook checked it.
+
+A commit is validated as a ``TreeState`` of its own tree against its first parent,
+with the decision its trailers name (so Curator's own decision commits pass, and a
+commit that changes an ``events.jsonl`` without them does not). Merge commits are
+skipped: what they bring in is checked commit by commit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from curator.errors import UsageError
+from curator.validator import ProposalReport, validate_proposal
+from curator.validator.notes import NoteReport, check_note
+from curator.validator.staged import commit_state, load_proposal, targets
+
+if TYPE_CHECKING:
+    import pygit2
+
+    from curator.vault.discover import Vault
+
+
+@dataclass
+class CommitReport:
+    commit: str
+    summary: str
+    proposals: list[ProposalReport] = field(default_factory=list)
+    notes: list[NoteReport] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(p.ok for p in self.proposals) and all(n.ok for n in self.notes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "commit": self.commit,
+            "ok": self.ok,
+            "proposals": [p.to_json() for p in self.proposals],
+            "notes": [n.to_json() for n in self.notes],
+        }
+
+
+def commits_in(vault: Vault, spec: str) -> list[pygit2.Commit]:
+    """The non-merge commits of ``spec`` (``BASE..TIP``), oldest first."""
+    import pygit2
+
+    repo = vault.repo
+    base, sep, tip = spec.partition("..")
+    if not sep or tip.startswith("."):
+        raise UsageError(f"--commits {spec}: give a range BASE..TIP (the commit before the push, then HEAD)")
+    try:
+        tip_commit = repo.revparse_single(tip or "HEAD").peel(pygit2.Commit)
+        base_commit = repo.revparse_single(base).peel(pygit2.Commit) if base else None
+    except (KeyError, ValueError, pygit2.GitError):
+        raise UsageError(f"--commits {spec}: no such commit in this repository") from None
+    walker = repo.walk(tip_commit.id, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE)
+    if base_commit is not None:
+        walker.hide(base_commit.id)
+    return [c for c in walker if len(c.parents) <= 1]
+
+
+def check_range(vault: Vault, spec: str) -> list[CommitReport]:
+    kp_cache: dict[str, str | None] = {}
+    out = []
+    for commit in commits_in(vault, spec):
+        state = commit_state(vault, commit)
+        state.share_kp_cache(kp_cache)
+        ids, notes = targets(state)
+        report = CommitReport(str(commit.id), commit.message.split("\n", 1)[0])
+        report.proposals = [validate_proposal(state, load_proposal(state, pid)) for pid in ids]
+        report.notes = [check_note(state, p) for p in notes]
+        out.append(report)
+    return out

@@ -1,0 +1,301 @@
+"""The staged view: the validator reading what a commit will hold, never the work tree.
+
+The pre-commit hook validates the git index (``GIT_INDEX_FILE`` when git sets
+one, as ``git commit -a`` and ``git commit PATH`` do) against HEAD; CI validates
+each pushed commit's tree against its parent. Both are a ``TreeState``: the same
+``RepoState`` the validator always sees, with the "current" files read from git
+entries instead of the disk, and proposals read from the entries under
+``.kp/proposals/`` instead of their folders. The rules do not know which view
+they are given; ``validate_proposal`` and ``check_note`` are the same functions.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import stat
+from functools import cached_property
+from typing import TYPE_CHECKING, Protocol
+
+from curator.proposals.layout import FILES, KNOWN, PROPOSALS_DIR
+from curator.proposals.store import READ_CAP, ProposalDir, StoredFile
+from curator.validator.state import RepoState, read_kp_id_text
+
+if TYPE_CHECKING:
+    import pygit2
+
+    from curator.settings import Settings
+    from curator.vault.discover import Vault
+    from curator.vault.tree import Classified
+
+LINK = 0o120000
+GITLINK = 0o160000
+
+
+class Candidate(Protocol):
+    """Git entries standing for the tree being validated."""
+
+    def entry(self, path: str) -> tuple[str, int] | None:
+        """(blob id, file mode) of ``path``, or None."""
+
+    def paths(self) -> list[str]:
+        """Every path, sorted."""
+
+
+class IndexCandidate:
+    def __init__(self, index: pygit2.Index) -> None:
+        self.index = index
+
+    def entry(self, path: str) -> tuple[str, int] | None:
+        try:
+            e = self.index[path]
+        except (KeyError, ValueError):
+            return None
+        return str(e.id), int(e.mode)
+
+    def paths(self) -> list[str]:
+        return sorted(e.path for e in self.index)
+
+
+class TreeCandidate:
+    def __init__(self, repo: pygit2.Repository, tree: pygit2.Tree) -> None:
+        self.repo, self.tree = repo, tree
+
+    def entry(self, path: str) -> tuple[str, int] | None:
+        try:
+            e = self.tree[path]
+        except (KeyError, ValueError):
+            return None
+        return (str(e.id), int(e.filemode)) if e.type_str != "tree" else None
+
+    def paths(self) -> list[str]:
+        out: list[str] = []
+        stack = [("", self.tree)]
+        while stack:
+            prefix, tree = stack.pop()
+            for e in tree:
+                if e.type_str == "tree":
+                    stack.append((f"{prefix}{e.name}/", self.repo[e.id]))
+                else:
+                    out.append(prefix + e.name)
+        return sorted(out)
+
+
+def index_path(vault: Vault) -> str:
+    """The index a commit is being made from: git's ``GIT_INDEX_FILE`` in a hook, else the repository's."""
+    explicit = os.environ.get("GIT_INDEX_FILE")
+    if explicit:
+        return os.path.abspath(explicit)
+    return os.path.join(vault.git_dir, "index")
+
+
+class TreeState(RepoState):
+    """A ``RepoState`` whose current files are git entries (the index, or a commit's tree)."""
+
+    def __init__(
+        self,
+        vault: Vault,
+        settings: Settings,
+        candidate: Candidate,
+        changed: list[str],
+        committed: pygit2.Tree | None,
+        name: str = "the staged tree",
+        decision: tuple[str, str] | None = None,
+    ) -> None:
+        super().__init__(vault, settings)
+        # What "committed" means here: HEAD for the hook, the parent for a commit CI checks.
+        self.__dict__["head_tree"] = committed
+        self.entries = candidate
+        self.changed = changed
+        """Paths whose entry differs between ``against`` and the candidate (either side)."""
+        self.candidate = name
+        self.decision = decision
+        self._kp_cache: dict[str, str | None] = {}
+
+    def share_kp_cache(self, cache: dict[str, str | None]) -> None:
+        """Read each note blob's kp_id once across several states (the commits of a range)."""
+        self._kp_cache = cache
+
+    def _regular(self, path: str) -> str | None:
+        e = self.entries.entry(path)
+        if e is None or not stat.S_ISREG(e[1]):
+            return None
+        return e[0]
+
+    def worktree_bytes(self, path: str) -> bytes | None:
+        oid = self._regular(path)
+        return self.blob(oid) if oid else None
+
+    def lexists(self, path: str) -> bool:
+        if self.entries.entry(path) is not None:
+            return True
+        return bool(self.under(path))
+
+    def symlink_on_path(self, path: str) -> str | None:
+        parts = path.split("/")
+        for i in range(1, len(parts) + 1):
+            prefix = "/".join(parts[:i])
+            e = self.entries.entry(prefix)
+            if e is not None:
+                return prefix if e[1] == LINK else None
+        return None
+
+    @cached_property
+    def all_paths(self) -> list[str]:
+        return self.entries.paths()
+
+    def under(self, folder: str) -> list[str]:
+        """Paths inside ``folder`` (sorted)."""
+        prefix = folder.rstrip("/") + "/"
+        paths = self.all_paths
+        i = bisect.bisect_left(paths, prefix)
+        j = bisect.bisect_left(paths, prefix[:-1] + "0")  # "0" follows "/" in byte order
+        return paths[i:j]
+
+    def size(self, oid: str) -> int:
+        return int(self.repo.odb.read_header(oid)[1])
+
+    @cached_property
+    def scan(self) -> Classified:
+        from curator.vault.tree import Classified
+
+        files = [p for p in self.all_paths if p.split("/", 1)[0] != ".kp"]
+        return Classified([], [], [], files)
+
+    @cached_property
+    def kp_ids(self) -> dict[str, list[str]]:
+        """kp_id → note paths in the candidate, read from the blobs' first bytes."""
+        from curator.vault.globs import compile_globs
+
+        include = compile_globs(tuple(self.settings.notes.include))
+        found: dict[str, list[str]] = {}
+        for path in self.scan.files:
+            if not include.match(path):
+                continue
+            oid = self._regular(path)
+            if oid is None:
+                continue
+            if oid not in self._kp_cache:
+                data = self.blob(oid) or b""
+                self._kp_cache[oid] = read_kp_id_text(data)
+            kp_id = self._kp_cache[oid]
+            if kp_id:
+                found.setdefault(kp_id, []).append(path)
+        return found
+
+    def kp_id_owners(self, kp_id: str, besides: str | None = None) -> list[str]:
+        return [p for p in self.kp_ids.get(kp_id, []) if p != besides]
+
+
+def load_proposal(state: TreeState, ulid: str) -> ProposalDir:
+    """Proposal ``ulid`` as the candidate holds it, with ``store.load``'s rules for what counts."""
+    rel_dir = f"{PROPOSALS_DIR}/{ulid}"
+    p = ProposalDir(ulid, rel_dir)
+    own = state.entries.entry(rel_dir)
+    if own is not None:
+        p.symlinks.append(rel_dir)  # a file (or link) where the folder should be
+        return p
+    paths = state.under(rel_dir)
+    if not paths:
+        p.exists = False
+        return p
+    seen_unexpected: set[str] = set()
+    limits = state.settings.limits
+    max_file, max_total = min(limits.max_file_bytes, READ_CAP), min(limits.max_proposal_bytes, READ_CAP)
+    for path in paths:
+        rest = path[len(rel_dir) + 1 :]
+        top, _, below = rest.partition("/")
+        oid, mode = state.entries.entry(path) or ("", 0)
+        if mode == LINK and (not below or top == FILES):
+            p.symlinks.append(path)
+            continue
+        if top not in KNOWN or mode == GITLINK or (top != FILES and below) or (top == FILES and not below):
+            name = top if top != FILES or not below else f"{FILES}/{below}"
+            if name not in seen_unexpected:
+                seen_unexpected.add(name)
+                p.unexpected.append(name)
+            continue
+        # store.load's budget: sizes before reads, nothing past the vault's limits.
+        size = state.size(oid)
+        cap = (-1 if p.total_bytes > max_total else max_file) if top == FILES else max(max_total, max_file)
+        p.total_bytes += size
+        data = state.blob(oid) if size <= cap else None
+        if top == FILES:
+            p.files[below] = StoredFile(size, data)
+        elif top == "proposal.yaml":
+            p.manifest = data
+        elif top == "changes.diff":
+            p.diff = data
+        else:
+            p.events = data
+    p.symlinks = sorted(set(p.symlinks))
+    return p
+
+
+def staged_state(vault: Vault) -> TreeState:
+    """The index a commit is being made from, against HEAD."""
+    import pygit2
+
+    from curator import settings as settings_mod
+
+    repo = vault.repo
+    index = pygit2.Index(index_path(vault))
+    candidate = IndexCandidate(index)
+    head = None if repo.head_is_unborn else repo.head.peel(pygit2.Commit).tree
+    changed = sorted(e.path for e in index) if head is None else _delta_paths(head.diff_to_index(index))
+    settings = settings_mod.parse(_bytes_of(repo, candidate.entry(".kp/config.yaml")))
+    return TreeState(vault, settings, candidate, changed, head)
+
+
+def commit_state(vault: Vault, commit: pygit2.Commit) -> TreeState:
+    """One commit's tree against its first parent, with the decision its trailers name."""
+    from curator import settings as settings_mod
+    from curator.proposals.decisions import decision_of
+
+    repo = vault.repo
+    tree = commit.tree
+    candidate = TreeCandidate(repo, tree)
+    if commit.parents:
+        parent: pygit2.Tree | None = commit.parents[0].tree
+        changed = _delta_paths(parent.diff_to_tree(tree))
+    else:
+        parent, changed = None, candidate.paths()
+    settings = settings_mod.parse(_bytes_of(repo, candidate.entry(".kp/config.yaml")))
+    name = f"commit {str(commit.id)[:12]}"
+    return TreeState(vault, settings, candidate, changed, parent, name=name, decision=decision_of(commit.message))
+
+
+def _bytes_of(repo: pygit2.Repository, entry: tuple[str, int] | None) -> bytes:
+    if entry is None or not stat.S_ISREG(entry[1]):
+        return b""
+    return bytes(repo[entry[0]].data)
+
+
+def _delta_paths(diff: pygit2.Diff) -> list[str]:
+    paths: set[str] = set()
+    for delta in diff.deltas:
+        paths.add(delta.old_file.path)
+        paths.add(delta.new_file.path)
+    return sorted(paths)
+
+
+def targets(state: TreeState, names: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
+    """Proposals and notes to check: everything the candidate changes, plus any named (vault-relative)."""
+    from curator.proposals.layout import owner_of
+    from curator.vault.globs import compile_globs
+    from curator.vault.identity import is_ulid
+
+    include = compile_globs(tuple(state.settings.notes.include))
+    ids: set[str] = set()
+    notes: set[str] = set()
+    for name in [*state.changed, *names]:
+        path = name.replace(os.sep, "/").removeprefix("./")
+        if is_ulid(path):
+            ids.add(path)
+            continue
+        owner = owner_of(path)
+        if owner is not None:
+            ids.add(owner)
+        elif path.split("/", 1)[0] != ".kp" and include.match(path) and state.entries.entry(path) is not None:
+            notes.add(path)
+    return sorted(ids), sorted(notes)
