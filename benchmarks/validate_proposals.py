@@ -1,12 +1,15 @@
 """The validator on a 3,000-note vault (powershell-docs): per proposal, for a queue of 200,
-and the start-up of a `curator validate` process on a proposal and on a note.
+the start-up of a `curator validate` process on a proposal and on a note, and the pre-commit
+hook on a staged note edit (`validate --staged`), beside the old work-tree path when `--peer`
+names a checkout of older code (run with PYTHONPATH=PEER, interleaved).
 
-    python benchmarks/validate_proposals.py [--queue 200] [--runs 15]
+    python benchmarks/validate_proposals.py [--queue 200] [--runs 15] [--peer DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -31,6 +34,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--queue", type=int, default=200)
     ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--peer", help="a checkout of older code to time `validate NOTE` from, for comparison")
     args = ap.parse_args()
     root = powershell_vault()
     vault = find_vault(str(root))
@@ -103,6 +107,54 @@ def main() -> None:
     print(
         f"`curator validate --all` ({len(ids)} proposals) process: median {statistics.median(every):.2f}s "
         f"(min {min(every):.2f}s, {args.runs} runs)"
+    )
+    staged_hook(root, notes, args.runs, args.peer)
+
+
+def staged_hook(root: Path, notes: list[str], runs: int, peer: str | None) -> None:
+    """A commit of one edited note through the installed hook, the staged view and the old work-tree path."""
+    import subprocess
+
+    env = dict(os.environ)
+    env.pop("CURATOR_VAULT", None)
+    subprocess.run(
+        [sys.executable, "-m", "curator", "--vault", str(root), "hooks", "install", "--force"],
+        check=True,
+        capture_output=True,
+    )
+    hook = str(root / ".git" / "hooks" / "pre-commit")
+    edited = root / notes[0]
+    edited.write_text(edited.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+    subprocess.run(["git", "add", notes[0]], cwd=root, check=True)
+    new = root / "bench" / "staged-new.md"
+    new.parent.mkdir(exist_ok=True)
+    hook_runs, staged, staged_new, peer_runs, csv_runs = [], [], [], [], []
+    validate = [sys.executable, "-m", "curator", "--vault", str(root), "validate"]
+    peer_env = {**env, "PYTHONPATH": peer} if peer else None
+    for _ in range(runs):
+        hook_runs.append(timed(["sh", hook], cwd=root)[0])
+        staged.append(timed([*validate, "--staged"], cwd=root)[0])
+        if peer_env is not None:
+            peer_runs.append(timed([*validate, notes[0]], env=peer_env, cwd=root)[0])
+    subprocess.run(["git", "reset", "-q"], cwd=root, check=True)
+    from curator.vault.identity import mint
+
+    new.write_text(f"---\nkp_id: {mint()}\ntitle: Staged\n---\n# Staged\n", encoding="utf-8")
+    subprocess.run(["git", "add", str(new)], cwd=root, check=True)
+    for _ in range(runs):
+        staged_new.append(timed([*validate, "--staged"], cwd=root)[0])
+    subprocess.run(["git", "reset", "-q"], cwd=root, check=True)
+    (root / "table.csv").write_text("a,b\n1,2\n", encoding="utf-8")
+    subprocess.run(["git", "add", "table.csv"], cwd=root, check=True)
+    for _ in range(runs):
+        csv_runs.append(timed(["sh", hook], cwd=root)[0])
+    subprocess.run(["git", "reset", "-q"], cwd=root, check=True)
+    print(
+        f"pre-commit hook, one edited note staged: median {median_ms(hook_runs):.0f} ms "
+        f"(`validate --staged` alone {median_ms(staged):.0f} ms"
+        + (f"; the old work-tree `validate NOTE` from {peer}: {median_ms(peer_runs):.0f} ms" if peer_runs else "")
+        + f"); a new note staged (every note's kp_id read from the index): {median_ms(staged_new):.0f} ms; "
+        f"a CSV-only commit (no Python): {median_ms(csv_runs):.0f} ms ({runs} runs each, interleaved)"
     )
 
 
