@@ -5,9 +5,9 @@ the file's full new content (the server computes the diff against that blob) or 
 unified diff. Nothing is written before every path has passed the validator's path
 checks, and the proposal is validated in memory (``stage.stage``), so one the
 validator rejects writes nothing at all. The only thing an accepted proposal adds
-besides its folder under ``.kp/proposals/`` is the git blob of the note as the agent
-read it, when that version was never committed (the proposal's ``base_blob`` must be
-readable by every later validation).
+besides its folder under ``.kp/proposals/`` is the git blob of the note the agent read
+(as ``git add`` would store it), when that version was never committed (the proposal's
+``base_blob`` must be readable by every later validation).
 
 **A stale blob is rejected with the drift** (KP005): when the note changed since the
 agent read it, the call says so, names both blobs, and nothing is staged. The agent
@@ -27,7 +27,7 @@ from typing import Any
 
 from curator.errors import GitLocked, UsageError
 from curator.proposals import diff as diff_mod
-from curator.proposals import sources, stage
+from curator.proposals import filters, sources, stage
 from curator.proposals.hunks import HunkConflict
 from curator.proposals.hunks import apply as apply_hunks
 from curator.proposals.manifest import Author
@@ -134,19 +134,23 @@ def _draft(vault: Vault, c: ChangeIn, minted: list[str], read_blobs: dict[str, b
             f"the note changed since you read it (you read blob {c.blob[:12]}, it is now {now[:12]}); "
             "kp_read it again and redo the change on its current text",
         )
-    read_blobs[now] = current
+    # The proposal diffs the note as git stores it (its clean filters: a CRLF working copy
+    # under Curator's eol=lf is LF), as `curator propose` does; `blob` above is what kp_read saw.
+    stored = filters.clean(vault.repo, c.path, current)
+    base = git_blob_id(stored)
+    read_blobs[base] = stored
     if c.op == "delete":
-        return stage.Draft("delete", c.path, base_blob=now, diff=sources.unified(c.path, current, None))
+        return stage.Draft("delete", c.path, base_blob=base, diff=sources.unified(c.path, stored, None))
     if c.content is not None and c.diff is not None:
         return Finding("KP001", c.path, "give either `content` (the whole new note) or `diff`, not both")
     if c.content is not None:
-        new = c.content.encode("utf-8")
-        if new == current:
+        new = filters.clean(vault.repo, c.path, c.content.encode("utf-8"))
+        if new == stored:
             return Finding("KP001", c.path, "the new content is the same as the note; leave it out of the proposal")
-        return stage.Draft("modify", c.path, base_blob=now, diff=sources.unified(c.path, current, new))
+        return stage.Draft("modify", c.path, base_blob=base, diff=sources.unified(c.path, stored, new))
     if c.diff is None:
         return Finding("KP001", c.path, "a modify needs `content` (the whole new note) or `diff` (a unified diff)")
-    return _from_diff(c, current, now)
+    return _from_diff(c, stored, base)
 
 
 def _from_diff(c: ChangeIn, current: bytes, blob: str) -> stage.Draft | Finding:
