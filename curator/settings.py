@@ -208,12 +208,13 @@ def _semantic_checks(s: Settings) -> None:
         )
     if s.embedder.batch_size < 1:
         raise ConfigError("embedder.batch_size must be at least 1")
-    folder = s.notes.digest_dir.rstrip("/")
-    outside = folder.startswith("/") or folder.split("/")[0] in ("..", ".", ".kp", ".git")
-    if not folder or outside or posixpath.normpath(folder) != folder:
-        raise ConfigError(
-            f"notes.digest_dir is {s.notes.digest_dir!r}", hint="a folder inside the vault, such as digests"
-        )
+    for key, value, example in (
+        ("digest_dir", s.notes.digest_dir.rstrip("/"), "a folder inside the vault, such as digests"),
+        ("now_note", s.notes.now_note, "a note inside the vault, such as now.md"),
+    ):
+        outside = value.startswith("/") or value.split("/")[0] in ("..", ".", ".kp", ".git")
+        if not value or outside or posixpath.normpath(value) != value:
+            raise ConfigError(f"notes.{key} is {getattr(s.notes, key)!r}", hint=example)
     if s.digest.k < 1:
         raise ConfigError("digest.k must be at least 1")
     if not s.digest.half_life_days > 0:

@@ -8,7 +8,7 @@ otherwise (never the configured one, so models are never mixed).
 
 from __future__ import annotations
 
-import posixpath
+import os
 from dataclasses import dataclass, field
 
 from curator.embedders import base as embedders
@@ -33,10 +33,15 @@ class Anchor:
 
 
 def load(vault: Vault, settings: Settings) -> Anchor:
-    path = posixpath.normpath(settings.notes.now_note.strip("/"))
+    path = settings.notes.now_note
     a = Anchor(path)
+    full = vault.abspath(path)
+    root = os.path.realpath(vault.root)
+    if os.path.lexists(full) and not os.path.realpath(full).startswith(root + os.sep):
+        a.why_not = f"{path} points outside the vault"
+        return a
     try:
-        with open(vault.abspath(path), "rb") as f:
+        with open(full, "rb") as f:
             raw = f.read()
     except FileNotFoundError:
         a.why_not = f"there is no {path}"

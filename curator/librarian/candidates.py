@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -150,7 +149,7 @@ def excluded(doc: Record, settings: Settings) -> bool:
         return False
     if in_digest_dir(doc.path, settings) or digest_window(doc.meta) is not None:
         return True
-    if doc.path == posixpath.normpath(settings.notes.now_note.strip("/")):
+    if doc.path == settings.notes.now_note:
         return True
     return matches(doc.path, settings.producers.paths)
 

@@ -217,3 +217,19 @@ def test_auto_apply_waits_for_review_unless_the_validator_says_auto_applicable(
     out = json.loads(r.out)
     assert out["status"] == "staged" and out["auto_applicable"] is False and out["applied"] is False
     assert dvault.git("rev-parse", "HEAD").stdout == head and _proposals(dvault) == [out["id"]]
+
+
+def test_a_now_md_that_points_outside_the_vault_is_not_read(dvault: GitVault, cli, tmp_path: Path) -> None:
+    secret = tmp_path / "outside.md"
+    secret.write_text("# Secret\n\nTomatoes tomatoes tomatoes garden sun water.\n")
+    (dvault.root / "now.md").unlink()
+    (dvault.root / "now.md").symlink_to(secret)
+    out = _json(cli, dvault, "--now", CLOCK)
+    assert out["method"]["similarity"] == "recency" and out["method"]["why"] == "now.md points outside the vault"
+
+
+@pytest.mark.parametrize("value", ["../now.md", "/etc/passwd", ".git/config", "a/../now.md"])
+def test_a_now_note_outside_the_vault_is_a_config_error(dvault: GitVault, cli, value: str) -> None:
+    dvault.write(".kp/config.yaml", config().replace("now_note: now.md", f"now_note: {value!r}"))
+    r = cli("--vault", dvault.root, "digest", "--now", CLOCK)
+    assert r.code == 2 and f"notes.now_note is {value!r}" in r.err

@@ -105,7 +105,11 @@ def test_the_digest_note_groups_links_and_quotes_the_notes(dvault: GitVault, cli
 
 
 def test_two_runs_give_the_same_text_but_for_the_identity(dvault: GitVault, cli) -> None:
+    import shutil
+
     first = _digest(cli, dvault)
+    # From nothing: the index and the remembered history are rebuilt before the second run.
+    shutil.rmtree(default_index_dir(str(dvault.root)))
     second = _digest(cli, dvault, "--force")
     _, a = staged_digest(dvault, first["id"])
     path_b, b = staged_digest(dvault, second["id"])
@@ -223,3 +227,29 @@ def test_json_lists_the_window_and_the_warnings(dvault: GitVault, cli) -> None:
     out = _digest(cli, dvault)
     assert out["window"] == {"since": None, "until": CLOCK, "after": None}
     assert out["warnings"] == []
+
+
+def test_derived_documents_group_under_their_source(dvault: GitVault, cli) -> None:
+    from curator.index.corpus import index_corpus
+    from curator.sources.jsonl import CorpusDoc
+
+    assert cli("--vault", dvault.root, "index").code == 0
+    ep = epochs.serving(default_index_dir(str(dvault.root)))
+    conn = db.connect(ep.path)
+    docs = [
+        CorpusDoc("p1", "Hybrid retrieval | a paper", "Hybrid ranking with BM25 and vectors improves passage search."),
+        CorpusDoc("p2", "Another paper", "Dense retrieval of passages for citations and search quality."),
+    ]
+    index_corpus(conn, "papers", docs, vectors=True)
+    conn.close()
+    assert cli("--vault", dvault.root, "index").code == 0  # embeds the corpus passages
+    clock = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    r = cli("--vault", dvault.root, "digest", "--now", clock, "--k", "20", "--json")
+    assert r.code == 0, r
+    out = json.loads(r.out)
+    papers = [e for e in out["entries"] if e["source"] == "papers"]
+    assert {e["path"] for e in papers} == {"p1", "p2"} and {e["created_from"] for e in papers} == {"index"}
+    _, text = staged_digest(dvault, out["id"])
+    section = text.split("## Source: papers\n\n", 1)[1].split("\n\n", 1)[0]
+    assert "- Hybrid retrieval - a paper (papers: p1) (" in section
+    assert "— Hybrid ranking with BM25 and vectors improves passage search." in section
