@@ -89,22 +89,20 @@ def _similarity(
     fp = reading.fingerprint(conn)
     ids = [c.doc.id for c in chosen]
     spec = embedders.from_fingerprint(fp["embedder"], opened.base_url)
-    why = None
+    # Cosine only when every candidate has all its vectors: new notes are the ones an
+    # embedder that is down leaves without, and scoring them 0 would bury exactly them.
+    incomplete = [c.doc.path for c in chosen if c.doc.vectors < c.doc.passages]
     if spec.provider == "none" or not spec.dims:
         why = "the index has no vectors (embedder: none)"
+    elif incomplete:
+        why = f"{len(incomplete)} of the {len(chosen)} candidates have no vectors yet (run `curator index`)"
+        warnings.append(f"{why}: " + ", ".join(incomplete[:5]) + (" …" if len(incomplete) > 5 else ""))
     else:
         vector = _anchor_vector(conn, anchor, docs, spec, warnings)
         if vector is None:
             why = f"{anchor.path} could not be embedded"
         else:
-            sims = scoring.cosine_similarities(catalog.passage_vectors(conn, ids), vector)
-            missing = [c.doc.path for c in chosen if c.doc.id not in sims]
-            if missing:
-                warnings.append(
-                    f"{len(missing)} candidate(s) have no vectors yet and score 0 (run `curator index`): "
-                    + ", ".join(missing[:5])
-                )
-            return scoring.COSINE, None, sims
+            return scoring.COSINE, None, scoring.cosine_similarities(catalog.passage_vectors(conn, ids), vector)
     return scoring.BM25, why, scoring.bm25_similarities(catalog.best_bm25(conn, anchor.terms, WEIGHTS, ids))
 
 

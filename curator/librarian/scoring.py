@@ -6,9 +6,10 @@ note's creation. The similarity is, in order of preference:
 - ``cosine``: between the note's vector and now.md's, each the mean of its
   passages' stored vectors from the serving epoch, normalised to unit length
   (now.md is embedded with the epoch's own recorded model when the index does
-  not hold it); a candidate without vectors yet counts 0.
-- ``bm25``: when the epoch has no vectors (embedder ``none``) or now.md cannot
-  be embedded: the note's best passage BM25 for now.md's terms, divided by the
+  not hold it).
+- ``bm25``: when the epoch has no vectors (embedder ``none``), a candidate's
+  vectors are not all there yet (the embedder is down) or now.md cannot be
+  embedded: the note's best passage BM25 for now.md's terms, divided by the
   best candidate's, so it lies in [0, 1].
 - ``recency``: without now.md, or with an empty one, every similarity is 1.
 

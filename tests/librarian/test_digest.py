@@ -253,3 +253,47 @@ def test_derived_documents_group_under_their_source(dvault: GitVault, cli) -> No
     section = text.split("## Source: papers\n\n", 1)[1].split("\n\n", 1)[0]
     assert "- Hybrid retrieval - a paper (papers: p1) (" in section
     assert "— Hybrid ranking with BM25 and vectors improves passage search." in section
+
+
+def test_an_embedder_that_is_down_falls_back_to_bm25_and_says_so(dvault: GitVault, cli, monkeypatch) -> None:
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("CURATOR_EMBEDDER", "openai")
+    monkeypatch.setenv("CURATOR_EMBED_BASE_URL", f"http://127.0.0.1:{port}/v1")
+    monkeypatch.setenv("CURATOR_EMBED_MODEL", "test-embed")
+    monkeypatch.setenv("CURATOR_EMBED_DIMS", "8")
+    monkeypatch.setenv("CURATOR_EMBED_API_KEY", "sk-test")
+    r = cli("--vault", dvault.root, "digest", "--now", CLOCK, "--json")
+    assert r.code == 0, r
+    out = json.loads(r.out)
+    assert out["method"]["similarity"] == "bm25" and out["method"]["embedder"] == "openai:test-embed/8"
+    assert out["method"]["why"] == "6 of the 6 candidates have no vectors yet (run `curator index`)"
+    assert any(w.startswith("6 of the 6 candidates have no vectors yet") for w in out["warnings"])
+    _, text = staged_digest(dvault, out["id"])
+    assert "Ranked by BM25 similarity to the terms of `now.md`" in text and "have no vectors yet" in text
+
+
+def test_a_now_md_the_index_does_not_hold_is_embedded_with_the_epochs_model(dvault: GitVault, cli) -> None:
+    from curator.embedders.base import EmbedderSpec
+    from curator.embedders.fake import HashEmbedder
+    from curator.index.chunker import chunk
+    from curator.vault.note import parse
+
+    dvault.write(".gitignore", "now.md\n")  # git ignores it, so the index never holds it
+    dvault.git("rm", "-q", "--cached", "now.md")
+    dvault.commit("ignore now.md")
+    out = _digest(cli, dvault, "--k", "10")
+    assert out["method"]["similarity"] == "cosine"
+    vectors = _stored_vectors(dvault)
+    assert "now.md" not in vectors
+    note = parse("now.md", (dvault.root / "now.md").read_bytes())
+    embedded = HashEmbedder(EmbedderSpec("fake", "hash-64", 64)).embed(
+        [p.embed_text for p in chunk(note.body, note.body_line, note.title)]
+    )
+    anchor = _unit_mean([struct.unpack("64f", v) for v in embedded])
+    for e in out["entries"]:
+        note_vec = _unit_mean(vectors[e["path"]])
+        assert e["similarity"] == pytest.approx(sum(a * b for a, b in zip(note_vec, anchor, strict=True)), abs=1e-6)
