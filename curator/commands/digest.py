@@ -31,7 +31,7 @@ def run(
         raise UsageError("--half-life-days must be more than 0")
     now = dates.parse_clock(now_text) if now_text else dt.datetime.now(dates.UTC).replace(microsecond=0)
 
-    pending = deliver.pending_digests(vault)
+    pending = deliver.pending_digests(vault, settings)
     if pending and not force:
         ids = ", ".join(p.id for p in pending)
         return _report(

@@ -29,14 +29,14 @@ class Pending:
     paths: tuple[str, ...]
 
 
-def pending_digests(vault: Vault) -> list[Pending]:
+def pending_digests(vault: Vault, settings: Settings) -> list[Pending]:
     """Librarian proposals that no one has applied or rejected yet, oldest first."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
     found = []
     for pid in store.list_ids(vault.root):
-        p = store.load(vault.root, pid)
+        p = store.load_within(vault.root, pid, settings.limits)
         if p.manifest is None:
             continue
         try:
