@@ -29,6 +29,9 @@ from curator.librarian.scoring import BM25, COSINE, Method, Scored
 UNTAGGED = "Untagged"
 _SPACE = re.compile(r"\s+")
 _LABEL = str.maketrans({"[": "(", "]": ")", "|": "-", "<": "‹", ">": "›"})
+# A note's kp_id, or a derived document's reference (zotero:KEY, jsonl:NAME/ID) made of
+# characters that cannot end a wikilink or start a heading or block reference in it.
+_SAFE_REF = re.compile(r"[a-z][a-z0-9-]*:[A-Za-z0-9._/-]+")
 _BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
 
 
@@ -56,13 +59,12 @@ def label(text: str) -> str:
 def link(scored: Scored, digest_dir: str) -> str:
     doc = scored.candidate.doc
     name = label(doc.title)
-    if doc.kp_id:
-        # kp_ids are [a-z][a-z0-9-]*:[A-Za-z0-9._-]+: nothing in them ends a wikilink.
+    if doc.kp_id and _SAFE_REF.fullmatch(doc.kp_id):
         return f"[[{doc.kp_id}|{name}]]"
     if doc.source == VAULT:
         target = quote(posixpath.relpath(doc.path, digest_dir.strip("/") or "."), safe="/")
         return f"[{name}]({target})"
-    return f"{name} ({label(doc.source)}: {label(doc.path)})"
+    return f"{name} ({label(doc.kp_id or f'{doc.source}:{doc.path}')})"
 
 
 def group_of(scored: Scored, counts: Counter[str]) -> str:

@@ -230,29 +230,37 @@ def test_json_lists_the_window_and_the_warnings(dvault: GitVault, cli) -> None:
 
 
 def test_derived_documents_group_under_their_source(dvault: GitVault, cli) -> None:
-    from curator.index.corpus import index_corpus
-    from curator.sources.jsonl import CorpusDoc
-
-    assert cli("--vault", dvault.root, "index").code == 0
-    ep = epochs.serving(default_index_dir(str(dvault.root)))
-    conn = db.connect(ep.path)
-    docs = [
-        CorpusDoc("p1", "Hybrid retrieval | a paper", "Hybrid ranking with BM25 and vectors improves passage search."),
-        CorpusDoc("p2", "Another paper", "Dense retrieval of passages for citations and search quality."),
+    corpus = [
+        {
+            "_id": "p1",
+            "title": "Hybrid retrieval | a paper",
+            "text": "Hybrid ranking with BM25 and vectors improves search.",
+        },
+        {"_id": "odd]]|#id", "title": "Another paper", "text": "Dense retrieval of passages for citations and search."},
     ]
-    index_corpus(conn, "papers", docs, vectors=True)
-    conn.close()
-    assert cli("--vault", dvault.root, "index").code == 0  # embeds the corpus passages
+    dvault.write("corpora/papers.jsonl", "".join(json.dumps(d) + "\n" for d in corpus))
+    dvault.write(
+        ".kp/config.yaml",
+        (dvault.root / ".kp/config.yaml")
+        .read_text()
+        .replace("sources: []", "sources:\n  - name: papers\n    type: jsonl\n    path: corpora/papers.jsonl"),
+    )
+    dvault.commit("a corpus")
+    assert cli("--vault", dvault.root, "index").code == 0
+    # A derived document is new from when the index first saw it (its own date is when it was published).
     clock = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
     r = cli("--vault", dvault.root, "digest", "--now", clock, "--k", "20", "--json")
     assert r.code == 0, r
     out = json.loads(r.out)
     papers = [e for e in out["entries"] if e["source"] == "papers"]
-    assert {e["path"] for e in papers} == {"p1", "p2"} and {e["created_from"] for e in papers} == {"index"}
+    assert {e["kp_id"] for e in papers} == {"jsonl:papers/p1", "jsonl:papers/odd]]|#id"}
+    assert {e["created_from"] for e in papers} == {"index"}
     _, text = staged_digest(dvault, out["id"])
     section = text.split("## Source: papers\n\n", 1)[1].split("\n\n", 1)[0]
-    assert "- Hybrid retrieval - a paper (papers: p1) (" in section
-    assert "— Hybrid ranking with BM25 and vectors improves passage search." in section
+    assert "- [[jsonl:papers/p1|Hybrid retrieval - a paper]] (" in section
+    assert "— Hybrid ranking with BM25 and vectors improves search." in section
+    # A reference that could end a wikilink is shown as text, made inert.
+    assert "- Another paper (jsonl:papers/odd))-#id) (" in section
 
 
 def test_an_embedder_that_is_down_falls_back_to_bm25_and_says_so(dvault: GitVault, cli, monkeypatch) -> None:
