@@ -9,3 +9,13 @@ import os
 def point(name: str) -> None:
     if os.environ.get("CURATOR_FAULT") == name:
         os._exit(137)
+
+
+def slow(name: str) -> None:
+    """``CURATOR_SLOW=prepare:0.02`` sleeps that long at the named step, so a test can kill
+    a process while it is there (waiting on a condition, not guessing a time)."""
+    raw = os.environ.get("CURATOR_SLOW")
+    if raw and raw.partition(":")[0] == name:
+        import time
+
+        time.sleep(float(raw.partition(":")[2] or 0))

@@ -29,7 +29,7 @@ def _erf(x: np.ndarray) -> np.ndarray:
     return result
 
 
-def _read_json(path: str) -> Any:
+def read_json(path: str) -> Any:
     with open(path, encoding="utf-8") as f:
         return json.load(f)
 
@@ -39,9 +39,9 @@ def supported(folder: str) -> bool:
     if not all(os.path.isfile(os.path.join(folder, name)) for name in REQUIRED):
         return False
     try:
-        config = _read_json(os.path.join(folder, "config.json"))
-        modules = [m.get("type", "") for m in _read_json(os.path.join(folder, "modules.json"))]
-        pooling = _read_json(os.path.join(folder, "1_Pooling", "config.json"))
+        config = read_json(os.path.join(folder, "config.json"))
+        modules = [m.get("type", "") for m in read_json(os.path.join(folder, "modules.json"))]
+        pooling = read_json(os.path.join(folder, "1_Pooling", "config.json"))
     except (OSError, ValueError, AttributeError):
         return False
     return (
@@ -60,14 +60,14 @@ class BertEncoder:
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
-        config = _read_json(os.path.join(folder, "config.json"))
+        config = read_json(os.path.join(folder, "config.json"))
         self.heads = int(config["num_attention_heads"])
         self.layers = int(config["num_hidden_layers"])
         self.eps = float(config["layer_norm_eps"])
         max_len = 512
         st_config = os.path.join(folder, "sentence_bert_config.json")
         if os.path.isfile(st_config):
-            max_len = int(_read_json(st_config).get("max_seq_length", max_len))
+            max_len = int(read_json(st_config).get("max_seq_length", max_len))
         weights = load_file(os.path.join(folder, "model.safetensors"))
         # Some BertModel checkpoints name their tensors under "bert."
         self.w = {k.removeprefix("bert."): v.astype(np.float32) for k, v in weights.items()}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from curator.cores import bounded, threads
 from curator.embedders.base import LOCAL_DEFAULT_MODEL, EmbedderSpec, check_vectors
 from curator.errors import EmbedderError
 
@@ -55,6 +56,10 @@ def load(model: str | None) -> Any:
         except ImportError:
             pass
         try:
+            import torch
+
+            # torch sizes its pool to every core; on a busy machine that is several times slower.
+            torch.set_num_threads(threads())
             _MODELS[key] = SentenceTransformer(path, device="cpu")
         except Exception as e:  # a broken model folder must not crash the indexer
             raise EmbedderError(f"cannot load the local model from {path}: {e}") from None
@@ -93,7 +98,9 @@ class LightEmbedder:
         self.encoder = encoder
 
     def embed(self, texts: list[str]) -> list[bytes]:
-        return check_vectors(self.spec, [self.encoder.encode_one(t).tobytes() for t in texts], len(texts))
+        with bounded(threads()):
+            vectors = [self.encoder.encode_one(t).tobytes() for t in texts]
+        return check_vectors(self.spec, vectors, len(texts))
 
     def usage(self) -> tuple[int, int]:
         return 0, 0

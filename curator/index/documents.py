@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from curator import faults
 from curator.index.chunker import chunk
 from curator.index.db import VAULT
 from curator.index.normalise import extra_terms
@@ -82,6 +83,7 @@ Prepared = tuple[str, str, object]
 
 
 def prepare(job: Job, settings: Settings) -> Prepared:
+    faults.slow("prepare")
     try:
         with open(job.full, "rb") as f:
             raw = f.read()
@@ -97,10 +99,27 @@ def prepare(job: Job, settings: Settings) -> Prepared:
 
 
 _SETTINGS: Settings | None = None
+PR_SET_PDEATHSIG = 1
 
 
-def _init(settings: Settings) -> None:
+def _die_with(parent: int) -> None:
+    """Ask Linux to kill this worker when its parent dies, however the parent dies (a
+    SIGKILL runs no cleanup): an orphaned worker would parse on for nobody."""
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass  # not Linux: the executor's own checks end the worker when the pipe closes
+    if os.getppid() != parent:  # the parent died before the request was made
+        os._exit(1)
+
+
+def _init(settings: Settings, parent: int) -> None:
     global _SETTINGS
+    _die_with(parent)
     _SETTINGS = settings
 
 
@@ -111,7 +130,9 @@ def _prepare_in_worker(job: Job) -> Prepared:
 
 def prepare_all(jobs: list[Job], settings: Settings) -> Iterator[Prepared]:
     """Results in job order; in worker processes when there are many."""
-    workers = min(os.cpu_count() or 1, 4)
+    from curator.cores import threads
+
+    workers = min(threads(), 4)
     if len(jobs) < PARALLEL_FROM or workers < 2:
         yield from (prepare(j, settings) for j in jobs)
         return
@@ -121,8 +142,14 @@ def prepare_all(jobs: list[Job], settings: Settings) -> Iterator[Prepared]:
         context = multiprocessing.get_context("fork")
     except ValueError:
         context = multiprocessing.get_context()
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init, initargs=(settings,)) as pool:
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_init, initargs=(settings, os.getpid())
+    )
+    try:
         yield from pool.map(_prepare_in_worker, jobs, chunksize=64)
+    finally:
+        # Interrupted, the queued jobs are dropped rather than parsed for nobody.
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def iter_jobs(root: str, stats: Iterable[tuple[str, int, int, str | None]]) -> list[Job]:

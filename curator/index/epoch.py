@@ -141,21 +141,66 @@ def mark_trusted(epoch: Epoch) -> None:
     write_atomic(epoch.sidecar, json.dumps(data).encode())
 
 
+LOCK = "writer.lock"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 @contextlib.contextmanager
-def writer_lock(index_dir: str, wait_seconds: float = 60.0) -> Iterator[None]:
-    """One indexer at a time per index; readers never take it."""
-    os.makedirs(index_dir, exist_ok=True)
-    fd = os.open(os.path.join(index_dir, "writer.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+def writer_lock(index_dir: str, wait_seconds: float = 60.0) -> Iterator[str | None]:
+    """One indexer at a time per index; readers never take it.
+
+    A POSIX record lock (``lockf``), not ``flock``: a forked worker process does not
+    inherit it, so only the indexer itself holds it, and the kernel drops it the moment
+    that process dies, however it dies. The file records the holder's pid; yields a
+    one-line note when the previous holder died without letting go.
+    """
+    path = os.path.join(index_dir, LOCK)
+    try:
+        os.makedirs(index_dir, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as e:
+        raise unwritable(index_dir, e) from None
     try:
         deadline = time.monotonic() + wait_seconds
         while True:
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
-            except BlockingIOError:
+            except OSError:
                 if time.monotonic() > deadline:
-                    raise IndexError_("another curator is indexing this vault", hint="wait for it to finish") from None
-                time.sleep(0.1)
-        yield
+                    holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+                    who = f" (pid {holder})" if holder.isdigit() else ""
+                    raise IndexError_(
+                        f"another curator{who} is indexing this vault", hint="wait for it to finish"
+                    ) from None
+                time.sleep(0.05)
+        previous = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        note = None
+        if previous.isdigit() and int(previous) != os.getpid() and not _alive(int(previous)):
+            note = f"the indexer before this one (pid {previous}) was stopped before it finished; carrying on"
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        try:
+            yield note
+        finally:
+            os.ftruncate(fd, 0)
     finally:
         os.close(fd)
+
+
+def unwritable(index_dir: str, e: OSError) -> IndexError_:
+    """The one-line error for an index folder Curator cannot create or write."""
+    why = e.strerror or str(e)
+    return IndexError_(
+        f"cannot write the index folder {index_dir}: {why}",
+        hint="make it writable, or choose another with --index-dir or CURATOR_INDEX_DIR",
+    )

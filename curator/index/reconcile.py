@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import apsw
 
+from curator import cores, faults
 from curator.embedders import base as embedders
 from curator.errors import EmbedderError, IndexError_
 from curator.index import db
@@ -306,7 +307,10 @@ def reconcile(
     except EmbedderError as e:
         configured = None
         config_error = str(e)
-    with epochs.writer_lock(index_dir, wait_seconds=lock_wait):
+    cores.check_environment()
+    with epochs.writer_lock(index_dir, wait_seconds=lock_wait) as took_over:
+        if took_over:
+            report.warnings.append(took_over)
         ep = epochs.serving(index_dir)
         conn = None
         if ep is not None:
@@ -359,7 +363,10 @@ def rebuild(vault: Vault, settings: Settings, index_dir: str, progress: Progress
     spec = embedders.resolve(settings)
     mode = settings.index.normalisation
     fp = epochs.fingerprint(spec, mode)
-    with epochs.writer_lock(index_dir):
+    cores.check_environment()
+    with epochs.writer_lock(index_dir) as took_over:
+        if took_over:
+            report.warnings.append(took_over)
         ep, conn = _create(index_dir, fp, mode)
         try:
             _full(vault, settings, conn, sentinels_of(vault), report, progress)
@@ -381,6 +388,8 @@ def rebuild(vault: Vault, settings: Settings, index_dir: str, progress: Progress
             finally:
                 epochs.remove_files(ep)
             raise
+        faults.point("rebuild:before-swap")
         epochs.swap(ep)
+        faults.point("rebuild:after-swap")
         epochs.prune(index_dir, keep=ep)
     return report
