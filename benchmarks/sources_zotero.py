@@ -102,7 +102,9 @@ def main() -> None:
         (v / ".kp").mkdir(parents=True)
         (v / ".kp" / "config.yaml").write_text(config.replace("sources: []\n", sources))
         (v / "reading.md").write_text("---\nkp_id: kp:01J0000000000000000000READ\n---\n# Reading\n\nSee @key1.\n")
-        os.system(f"git -C {v} init -q && git -C {v} add -A && git -C {v} -c user.name=b -c user.email=b@b commit -qm v")
+        os.system(
+            f"git -C {v} init -q && git -C {v} add -A && git -C {v} -c user.name=b -c user.email=b@b commit -qm v"
+        )
         vaults[name] = v
     env = {**os.environ, "CURATOR_EMBEDDER": args.embedder, "XDG_CACHE_HOME": str(work / "cache")}
     cli = [sys.executable, "-m", "curator"]
@@ -134,7 +136,9 @@ def main() -> None:
     lib.conn.close()
     edit_s, edited = index(vaults["with"], "index")
 
-    print(f"library: {args.items} items, {size_mb:.1f} MB zotero.sqlite (built in {built_s:.1f}s); embedder {args.embedder}")
+    print(
+        f"library: {args.items} items, {size_mb:.1f} MB zotero.sqlite (built in {built_s:.1f}s); embedder {args.embedder}"
+    )
     print(
         f"first sync (fresh index): {first_s:.2f}s process, {src['seconds']:.2f}s in the source "
         f"({src['indexed']} items, {first['passages']} passages, {first['embedded']} embedded)"

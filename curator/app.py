@@ -47,8 +47,7 @@ class App:
             return os.path.abspath(os.path.expanduser(explicit))
         configured = (settings or self.settings()).index.dir
         if configured:
-            path = os.path.expanduser(configured)
-            if not os.path.isabs(path):
-                path = os.path.join(self.vault().root, path)
-            return os.path.abspath(path)
+            from curator.locations import configured_index_dir
+
+            return configured_index_dir(self.vault(), configured)
         return default_index_dir(self.vault().root)

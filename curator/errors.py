@@ -9,7 +9,10 @@ code. Anything else that escapes a command is a bug (exit 3).
     ├── VaultError               exit 2  no vault, not a git work tree, bare repository
     ├── ConfigError              exit 2  .kp/config.yaml cannot be read or is invalid
     ├── IndexError_              exit 2  the index is missing, corrupt or busy
-    │   └── EpochMismatch        exit 2  config and serving epoch disagree where it matters
+    │   ├── EpochMismatch        exit 2  config and serving epoch disagree where it matters
+    │   ├── IndexCorrupt         exit 2  the serving epoch failed SQLite's checks (commands
+    │   │                                 that meet it move it aside, rebuild and retry once)
+    │   └── IndexUnwritable      exit 2  the index folder cannot be created or written
     ├── EmbedderError            exit 2  an embedder is unavailable or misconfigured
     ├── GitLocked                exit 2  .git/index.lock or a Curator lock is held
     ├── NotFound                 exit 2  a note, proposal or dataset named on the command line
@@ -60,6 +63,14 @@ class IndexError_(CuratorError):
 
 
 class EpochMismatch(IndexError_):
+    pass
+
+
+class IndexCorrupt(IndexError_):
+    pass
+
+
+class IndexUnwritable(IndexError_):
     pass
 
 

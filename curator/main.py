@@ -32,6 +32,13 @@ class _Group(click.Group):
 
             silence_stdout()
             return 0
+        except Exception as e:
+            # SQLite found the serving epoch damaged: never read it again, build a new one.
+            from curator.index.recover import is_damage, recover
+
+            if not is_damage(e) or not isinstance(ctx.obj, App):
+                raise
+            raise recover(ctx.obj, e) from None
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

@@ -75,6 +75,9 @@ class EmbedderSettings:
     """Endpoint for openai/ollama; environment variables win. Never put keys here."""
     batch_size: int = 64
     """Passages per embedding request."""
+    runtime: str = "auto"
+    """How the local model computes: auto (bf16 on CPUs with bfloat16 units, else fp32), bf16
+    or fp32. Each is its own epoch: changing it means `curator index rebuild`."""
 
 
 @dataclass(frozen=True)
@@ -206,6 +209,10 @@ def _semantic_checks(s: Settings) -> None:
             f"embedder.provider is {s.embedder.provider!r}",
             hint="one of " + ", ".join(EMBEDDER_PROVIDERS),
         )
+    from curator.embedders.base import LOCAL_RUNTIMES
+
+    if s.embedder.runtime not in LOCAL_RUNTIMES:
+        raise ConfigError(f"embedder.runtime is {s.embedder.runtime!r}", hint="one of " + ", ".join(LOCAL_RUNTIMES))
     if s.embedder.batch_size < 1:
         raise ConfigError("embedder.batch_size must be at least 1")
     for key, value, example in (

@@ -6,6 +6,7 @@ import hashlib
 import os
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 from curator.bench import beir
@@ -24,6 +25,7 @@ from curator.sources.jsonl import JsonlSource, entries
 SOURCE = "jsonl:bench"
 CORPUS = JsonlSource("bench", "")
 """Names the corpus's items (``jsonl:bench/ID``); the path is each dataset's own."""
+Say = Callable[[str], None]
 
 
 def _index_dir(dataset: beir.Dataset, explicit: str | None) -> str:
@@ -33,7 +35,11 @@ def _index_dir(dataset: beir.Dataset, explicit: str | None) -> str:
     return os.path.join(cache_root(), "bench", f"{dataset.name}-{key}")
 
 
-def _build(dataset: beir.Dataset, settings: Settings, index_dir: str, fresh: bool) -> tuple[Any, dict[str, Any]]:
+def _build(
+    dataset: beir.Dataset, settings: Settings, index_dir: str, fresh: bool, vectors: bool, say: Say
+) -> tuple[Any, dict[str, Any]]:
+    """The benchmark's index: built once and cached; embedded only when a mode needs vectors
+    (a lexical run leaves passages pending, and a later vector run embeds just those)."""
     spec = embedders.resolve(settings)
     mode = settings.index.normalisation
     fp = epochs.fingerprint(spec, mode)
@@ -48,6 +54,7 @@ def _build(dataset: beir.Dataset, settings: Settings, index_dir: str, fresh: boo
         built: dict[str, Any] = {}
         if conn is None:
             ep = epochs.new(index_dir, fp)
+            say(f"indexing {dataset.corpus} into {index_dir} (lexical)")
             conn = db.connect(ep.path)
             db.building(conn)
             db.create_schema(conn, tokenizer=tokenizer(mode), dims=spec.dims)
@@ -57,31 +64,53 @@ def _build(dataset: beir.Dataset, settings: Settings, index_dir: str, fresh: boo
             problems = Problems()
             corpus = JsonlSource(CORPUS.name, dataset.corpus)
             indexed, _, _ = index_items(conn, SOURCE, corpus.kind, corpus.read(problems), vectors=spec.dims > 0)
-            lexical_s = time.perf_counter() - started
-            db.serving(conn)
-            embed_s = 0.0
-            if spec.provider != "none":
-                t = time.perf_counter()
-                result = embed_pending(conn, embedders.create(spec), settings.embedder.batch_size)
-                embed_s = time.perf_counter() - t
-                if result.error:
-                    from curator.errors import EmbedderError
-
-                    raise EmbedderError(result.error)
             built = {
                 "documents": indexed,
                 "malformed_lines": problems.count,
-                "lexical_seconds": round(lexical_s, 2),
-                "embed_seconds": round(embed_s, 2),
+                "lexical_seconds": round(time.perf_counter() - started, 2),
+                "embed_seconds": 0.0,
             }
+            db.serving(conn)
             with conn:
                 db.set_json(conn, "bench.build", built)
             epochs.swap(ep)
             epochs.prune(index_dir, keep=ep)
         else:
             built = dict(db.get_json(conn, "bench.build", {}), cached=True)
-        built["passages"] = reading.passage_count(conn)
+            say(f"using the cached index in {index_dir} (--fresh rebuilds it)")
+        pending = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]
+        if vectors and spec.provider != "none" and pending:
+            say(f"embedding {pending} passages with {spec.describe()}")
+            t = time.perf_counter()
+            embedder = embedders.create(spec)
+            result = embed_pending(conn, embedder, settings.embedder.batch_size, _ticker(say, pending))
+            if result.error:
+                from curator.errors import EmbedderError
+
+                raise EmbedderError(result.error)
+            built["embed_seconds"] = round(float(built.get("embed_seconds") or 0) + time.perf_counter() - t, 2)
+            built["embedded_passages_per_second"] = round(result.embedded / max(time.perf_counter() - t, 1e-9), 1)
+            built.pop("cached", None)
+            with conn:
+                db.set_json(conn, "bench.build", {k: v for k, v in built.items() if k != "cached"})
+        built["passages"] = conn.execute("SELECT count(*) FROM passages").fetchone()[0]
+        built["pending_embeddings"] = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]
         return conn, {**built, "epoch": ep.id, "embedder": spec.describe(), "normalisation": mode}
+
+
+def _ticker(say: Say, total: int) -> Callable[[int], None]:
+    """A line every tenth of the way: the benchmark's build can take a while."""
+    state = {"done": 0, "next": max(total // 10, 1), "t0": time.perf_counter()}
+
+    def tick(n: int) -> None:
+        state["done"] += n
+        if state["done"] >= state["next"] or state["done"] == total:
+            rate = state["done"] / max(time.perf_counter() - state["t0"], 1e-9)
+            left = (total - state["done"]) / rate if rate else 0
+            say(f"embedded {state['done']}/{total} ({rate:.1f} passages/s, about {left:.0f}s left)")
+            state["next"] += max(total // 10, 1)
+
+    return tick
 
 
 def _doc_ranking(conn: Any, fused: list[tuple[int, float]], k: int) -> list[str]:
@@ -156,16 +185,19 @@ def run_bench(
     limit: int | None,
     fresh: bool,
     index_dir: str | None,
+    say: Say | None = None,
 ) -> dict[str, Any]:
     from curator.search.engine import Searcher
 
     dataset = beir.load(folder)
     settings = settings or Settings()
     queries = dict(list(dataset.queries.items())[:limit]) if limit else dataset.queries
-    conn, built = _build(dataset, settings, _index_dir(dataset, index_dir), fresh)
+    vectors = any(m != "lexical" for m in modes)
+    conn, built = _build(dataset, settings, _index_dir(dataset, index_dir), fresh, vectors, say or (lambda _: None))
     searcher = Searcher(conn, built["epoch"])
     rows = []
     for mode in modes:
+        (say or (lambda _: None))(f"{mode}: running {len(queries)} queries")
         rankings: dict[str, list[str]] = {}
         lat: list[float] = []
         warned: list[str] = []

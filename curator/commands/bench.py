@@ -24,6 +24,7 @@ def run(app: App, dataset: str, mode: str, baseline: bool, limit: int | None, fr
         limit=limit,
         fresh=fresh,
         index_dir=app.index_dir_arg,
+        say=output.note,
     )
     if app.json:
         output.emit_json(result)

@@ -17,12 +17,22 @@ def progress_bar(enabled: bool) -> Iterator[Callable[[str, int, int], None] | No
         yield None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        """Passages (or notes) a second, as rich measures it over the last updates."""
+
+        def render(self, task):  # type: ignore[no-untyped-def]
+            unit = "passages" if task.description == "embedding" else "notes"
+            return Text(f"{task.speed:.1f} {unit}/s" if task.speed else "")
 
     bar = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
+        Rate(),
+        TextColumn("ETA"),
         TimeRemainingColumn(),
         console=Console(stderr=True),
         transient=True,
@@ -94,8 +104,9 @@ def run(app: App, quiet: bool) -> int:
     from curator.index.reconcile import reconcile
 
     vault = app.vault()
+    announce = None if quiet or app.json else output.note
     with progress_bar(not quiet and not app.json) as progress:
-        report = reconcile(vault, app.settings(), app.index_dir(), progress)
+        report = reconcile(vault, app.settings(), app.index_dir(), progress, announce=announce)
     print_report(report, quiet, app.json)
     return 0
 
@@ -105,7 +116,7 @@ def run_rebuild(app: App) -> int:
 
     vault = app.vault()
     with progress_bar(not app.json) as progress:
-        report = rebuild(vault, app.settings(), app.index_dir(), progress)
+        report = rebuild(vault, app.settings(), app.index_dir(), progress, None if app.json else output.note)
     if not app.json:
         output.line(f"new epoch {report.epoch} is serving")
     print_report(report, False, app.json)

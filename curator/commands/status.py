@@ -24,8 +24,11 @@ def collect(app: App) -> dict[str, object]:
         last, seconds = reading.last_reconcile(c)
         withheld = reading.withheld(c)
         sources = derived_counts(c)
+        rate = reading.embed_rate(c)
     finally:
         c.close()
+    pending = counts.pending_embeddings
+    eta = round(pending / rate) if pending and rate else None
     size = sum(os.path.getsize(opened.epoch.path + s) for s in ("", "-wal") if os.path.exists(opened.epoch.path + s))
     return {
         "index_dir": app.index_dir(),
@@ -33,6 +36,8 @@ def collect(app: App) -> dict[str, object]:
         "fingerprint": fp,
         "embedder": epochs.describe(fp).split(",")[0],
         **dataclasses.asdict(counts),
+        "embed_rate": rate,
+        "pending_eta_seconds": eta,
         "last_reconcile": last,
         "last_reconcile_seconds": seconds,
         "remote_calls": calls,
@@ -42,6 +47,14 @@ def collect(app: App) -> dict[str, object]:
         "bytes": size,
         "warnings": opened.warnings,
     }
+
+
+def _duration(seconds: int) -> str:
+    if seconds < 90:
+        return f"{seconds}s"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def _kinds(counts: dict[str, int]) -> str:
@@ -62,8 +75,12 @@ def run(app: App) -> int:
     sources: dict[str, int] = data["sources"]
     if sources:
         output.line("sources    " + ", ".join(f"{name} {n} item(s)" for name, n in sources.items()))
+    eta = data["pending_eta_seconds"]
+    pending = f"{data['pending_embeddings']} pending"
+    if eta is not None:
+        pending += f" (about {_duration(int(eta))} at {data['embed_rate']:.0f} passages/s)"
     output.line(
-        f"passages   {data['passages']}: {data['embedded']} embedded, {data['pending_embeddings']} pending, "
+        f"passages   {data['passages']}: {data['embedded']} embedded, {pending}, "
         f"{data['lexical_only_secrets']} lexical-only (secrets), {data['rejected_by_embedder']} refused"
     )
     output.line(

@@ -75,9 +75,12 @@ class LocalEmbedder:
 
     def embed(self, texts: list[str]) -> list[bytes]:
         model = load(self.spec.model)
-        vectors = model.encode(
-            texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
-        )
+        if self.spec.runtime == "bf16":
+            vectors = _bf16(model, texts)
+        else:
+            vectors = model.encode(
+                texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+            )
         self._requests += 1
         return check_vectors(self.spec, [v.astype("float32").tobytes() for v in vectors], len(texts))
 
@@ -85,11 +88,39 @@ class LocalEmbedder:
         return 0, 0  # nothing leaves the machine
 
 
+BF16_BATCH = 32
+"""sentence-transformers' own batch in bf16: the bfloat16 units gain less from size than
+padding costs (32 embeds SciFact passages about 15% faster than 64)."""
+
+
+def _bf16(model: Any, texts: list[str]) -> Any:
+    """The model with its dense layers in bfloat16 (torch's CPU autocast: matrix products in
+    bf16, layer norms, softmax and pooling in fp32)."""
+    import torch
+
+    try:
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            vectors = model.encode(
+                texts, batch_size=BF16_BATCH, normalize_embeddings=True, convert_to_tensor=True, show_progress_bar=False
+            )
+    except RuntimeError as e:  # a torch build without bf16 kernels for this CPU
+        raise EmbedderError(
+            f"the local model cannot run in bf16 here ({e})",
+            hint="set embedder.runtime: fp32 in .kp/config.yaml and run `curator index rebuild`",
+        ) from None
+    return vectors.float().numpy()
+
+
 class LightEmbedder:
     """The same model without torch, for a few texts: the numpy forward pass of
     ``curator.embedders.bert`` gives a `curator search` process its query vector, and a
     reconcile after a few edits its passages' vectors, in a fraction of a second instead
-    of the seconds torch takes to import."""
+    of the seconds torch takes to import.
+
+    It computes in fp32, also for a bf16 epoch: its vectors and the bf16 ones of the same
+    text agree to within 0.99995 cosine (tests/embedders/test_local.py holds it), closer
+    than bf16 agrees with itself across CPU kernels, and far below what moves a ranking;
+    loading torch for a query or one edited note would cost seconds each time."""
 
     remote = False
 

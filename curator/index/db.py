@@ -176,3 +176,11 @@ def has_vectors(conn: apsw.Connection) -> bool:
 
 
 CORRUPT = (apsw.CorruptError, apsw.NotADBError, apsw.SQLError)
+
+
+def is_corruption(e: BaseException) -> bool:
+    """SQLite's own word that the file is damaged (not a busy lock or a bad query)."""
+    if isinstance(e, apsw.CorruptError | apsw.NotADBError):
+        return True
+    text = str(e).lower()
+    return isinstance(e, apsw.SQLError) and ("malformed" in text or "corrupt" in text)

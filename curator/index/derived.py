@@ -34,13 +34,16 @@ class Derived:
 
 def find(conn: apsw.Connection, ref: str) -> Derived | None:
     """The source item whose reference is ``ref`` (exactly, else ignoring case), or None."""
-    row = conn.execute(
-        "SELECT id FROM documents WHERE kp_id = ? AND source != ? ORDER BY source LIMIT 1", (ref, VAULT)
-    ).fetchone() or conn.execute(
-        "SELECT k.doc_id FROM doc_keys k JOIN documents d ON d.id = k.doc_id "
-        "WHERE k.key = ? AND k.rank = 0 AND d.source != ? ORDER BY d.source LIMIT 1",
-        (ref.casefold(), VAULT),
-    ).fetchone()
+    row = (
+        conn.execute(
+            "SELECT id FROM documents WHERE kp_id = ? AND source != ? ORDER BY source LIMIT 1", (ref, VAULT)
+        ).fetchone()
+        or conn.execute(
+            "SELECT k.doc_id FROM doc_keys k JOIN documents d ON d.id = k.doc_id "
+            "WHERE k.key = ? AND k.rank = 0 AND d.source != ? ORDER BY d.source LIMIT 1",
+            (ref.casefold(), VAULT),
+        ).fetchone()
+    )
     if row is None:
         return None
     doc_id = int(row[0])

@@ -8,6 +8,7 @@ when none of its passages is pending.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -20,6 +21,8 @@ from curator.index.db import VEC_DONE, VEC_PENDING, VEC_REJECTED, VEC_SECRET
 
 WINDOW = 16
 """Batches read at a time, to be regrouped by length."""
+RATE_FROM = 16
+"""Passages embedded in one run before its rate is recorded: a few say little about the rest."""
 
 
 @dataclass
@@ -95,6 +98,7 @@ def embed_pending(
     scan = embedder.remote
     last_id = 0
     calls0, tokens0 = embedder.usage()
+    started, timed = time.perf_counter(), 0
     try:
         while True:
             rows = conn.execute(
@@ -124,11 +128,17 @@ def embed_pending(
             for i in range(0, len(todo), batch_size):
                 batch = todo[i : i + batch_size]
                 _embed_batch(conn, embedder, batch, result)
+                timed += len(batch)
                 if progress:
                     progress(len(batch))
     except EmbedderError as e:
         result.error = str(e)
     finally:
+        seconds = time.perf_counter() - started
+        if timed >= RATE_FROM and seconds > 0:
+            # what `curator status` estimates the time left from
+            with conn:
+                db.set_meta(conn, "embed_rate", f"{timed / seconds:.2f}")
         calls, tokens = embedder.usage()
         if calls - calls0 or tokens - tokens0:
             with conn:

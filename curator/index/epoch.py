@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from curator.embedders.base import EmbedderSpec
-from curator.errors import IndexError_
+from curator.errors import IndexError_, IndexUnwritable
 from curator.fsutil import fsync_dir, write_atomic
 from curator.index.chunker import CHUNKER_VERSION
 from curator.index.normalise import NORMALISATION_VERSION
@@ -44,6 +44,8 @@ def fingerprint_id(fp: dict[str, Any]) -> str:
 def describe(fp: dict[str, Any]) -> str:
     e = fp["embedder"]
     emb = "none" if e["provider"] == "none" else f"{e['provider']}:{e['model']}/{e['dims']}"
+    if e.get("runtime"):
+        emb += f"/{e['runtime']}"
     return f"{emb}, chunker v{fp['chunker']}, {fp['normalisation']['mode']} v{fp['normalisation']['version']}"
 
 
@@ -79,7 +81,10 @@ def serving(index_dir: str) -> Epoch | None:
 def new(index_dir: str, fp: dict[str, Any]) -> Epoch:
     from curator.vault.identity import new_ulid
 
-    os.makedirs(os.path.join(index_dir, EPOCHS), exist_ok=True)
+    try:
+        os.makedirs(os.path.join(index_dir, EPOCHS), exist_ok=True)
+    except OSError as e:
+        raise unwritable(index_dir, e) from None
     return Epoch(index_dir, f"e-{fingerprint_id(fp)}-{new_ulid().lower()}.sqlite")
 
 
@@ -197,10 +202,10 @@ def writer_lock(index_dir: str, wait_seconds: float = 60.0) -> Iterator[str | No
         os.close(fd)
 
 
-def unwritable(index_dir: str, e: OSError) -> IndexError_:
+def unwritable(index_dir: str, e: OSError) -> IndexUnwritable:
     """The one-line error for an index folder Curator cannot create or write."""
     why = e.strerror or str(e)
-    return IndexError_(
+    return IndexUnwritable(
         f"cannot write the index folder {index_dir}: {why}",
         hint="make it writable, or choose another with --index-dir or CURATOR_INDEX_DIR",
     )

@@ -12,7 +12,7 @@ import apsw
 
 from curator import output
 from curator.app import App
-from curator.errors import EmbedderError, IndexError_
+from curator.errors import EmbedderError, IndexCorrupt, IndexError_, IndexUnwritable
 from curator.index import db
 from curator.index import epoch as epochs
 
@@ -54,7 +54,7 @@ def open_serving(app: App, *, refresh: bool = True) -> Opened:
             raise apsw.CorruptError("no fingerprint")
         mismatch, base_url = _mismatch(app, conn)
     except (apsw.CorruptError, apsw.NotADBError, apsw.SQLError) as e:
-        raise IndexError_(f"the index is corrupt ({e})", hint="run `curator index` to rebuild it") from None
+        raise IndexCorrupt(f"the index is corrupt ({e})", hint="run `curator index` to rebuild it") from None
     if mismatch:
         warnings.append(mismatch)
     return Opened(conn, ep, warnings, base_url)
@@ -80,6 +80,10 @@ def _refresh(app: App, index_dir: str) -> list[str]:
         return []
     try:
         report = reconcile.reconcile(vault, app.settings(), index_dir, lock_wait=0)
+    except IndexUnwritable as e:
+        return [f"{e.message}; results may lag behind the vault"]
+    except IndexCorrupt:
+        raise
     except IndexError_:
         return ["another curator is indexing; results may lag behind the vault"]
     notes = [f"reconciled first: {report.indexed} indexed, {report.removed} removed"]

@@ -259,6 +259,15 @@ def last_reconcile(conn: apsw.Connection) -> tuple[str | None, float]:
     return db.get_meta(conn, "last_reconcile"), float(db.get_meta(conn, "last_reconcile_seconds") or 0)
 
 
+def embed_rate(conn: apsw.Connection) -> float | None:
+    """Passages a second the last embedding run managed (None before one ran long enough)."""
+    raw = db.get_meta(conn, "embed_rate")
+    try:
+        return float(raw) if raw else None
+    except ValueError:
+        return None
+
+
 def fingerprint(conn: apsw.Connection) -> dict[str, Any]:
     return dict(db.get_json(conn, "fingerprint"))
 

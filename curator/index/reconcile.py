@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 BATCH = 500
 Progress = Callable[[str, int, int], None]
+Announce = Callable[[str], None]
 
 
 @dataclass
@@ -228,9 +229,9 @@ def _sources(
     sync: Collection[str] | bool,
 ) -> None:
     """Sync the configured sources; costs one query when there are none and none were."""
-    held = conn.execute(
-        "SELECT 1 FROM documents WHERE source != ? LIMIT 1", (SOURCE,)
-    ).fetchone() or db.get_meta(conn, "sources") not in (None, "{}")
+    held = conn.execute("SELECT 1 FROM documents WHERE source != ? LIMIT 1", (SOURCE,)).fetchone() or db.get_meta(
+        conn, "sources"
+    ) not in (None, "{}")
     if not settings.sources and not held:
         return
     from curator.index.sources import sync_sources
@@ -258,7 +259,12 @@ def _finish(conn: apsw.Connection, ep: epochs.Epoch, report: Report, started: fl
 
 
 def _embed(
-    conn: apsw.Connection, spec: embedders.EmbedderSpec, settings: Settings, report: Report, progress: Progress | None
+    conn: apsw.Connection,
+    spec: embedders.EmbedderSpec,
+    settings: Settings,
+    report: Report,
+    progress: Progress | None,
+    announce: Announce | None = None,
 ) -> None:
     if spec.provider == "none":
         return
@@ -268,7 +274,10 @@ def _embed(
     if not pending:
         return
     try:
-        embedder = embedders.create(spec, few=chars <= embedders.FEW_CHARS)
+        few = chars <= embedders.FEW_CHARS
+        if not few and announce:
+            announce(f"embedding {pending} passages with {spec.describe()}")
+        embedder = embedders.create(spec, few=few)
     except EmbedderError as e:
         report.embed.error = str(e)
     else:
@@ -294,10 +303,52 @@ def reconcile(
     progress: Progress | None = None,
     lock_wait: float = 60.0,
     sync: Collection[str] | bool = False,
+    announce: Announce | None = None,
 ) -> Report:
     """Reconcile the serving epoch and its sources; ``sync`` names sources to read even if
     their files did not change (True: all). IndexError_ when another indexer holds the
-    index past ``lock_wait`` seconds."""
+    index past ``lock_wait`` seconds.
+
+    The serving epoch's sidecar lets a reconcile skip the integrity check, so damage that
+    left the file's size and mtime alone (bit rot, a stray write) shows up as SQLite's own
+    error halfway through: then the epoch is moved aside and the reconcile runs once more,
+    which builds a new one.
+    """
+    try:
+        return _reconcile(vault, settings, index_dir, progress, lock_wait, sync, announce)
+    except (apsw.Error, OSError) as e:
+        _raise_unwritable(index_dir, e)
+        if not db.is_corruption(e):
+            raise
+        damage = e
+    with epochs.writer_lock(index_dir, wait_seconds=lock_wait):
+        ep = epochs.serving(index_dir)
+        where = epochs.quarantine(ep) if ep is not None else None
+    report = _reconcile(vault, settings, index_dir, progress, lock_wait, sync, announce)
+    if where:
+        report.warnings.insert(0, f"the index was corrupt ({damage}); moved it to {where} and rebuilt it")
+    return report
+
+
+def _raise_unwritable(index_dir: str, e: BaseException) -> None:
+    """A read-only file system or folder is the environment's doing: one line, exit 2."""
+    import errno
+
+    if isinstance(e, apsw.ReadOnlyError | apsw.CantOpenError) or (
+        isinstance(e, OSError) and e.errno in (errno.EACCES, errno.EROFS, errno.EPERM, errno.ENOTDIR, errno.ENOSPC)
+    ):
+        raise epochs.unwritable(index_dir, e if isinstance(e, OSError) else OSError(str(e))) from None
+
+
+def _reconcile(
+    vault: Vault,
+    settings: Settings,
+    index_dir: str,
+    progress: Progress | None,
+    lock_wait: float,
+    sync: Collection[str] | bool,
+    announce: Announce | None,
+) -> Report:
     started = time.perf_counter()
     report = Report()
     sentinels = sentinels_of(vault)
@@ -344,7 +395,9 @@ def reconcile(
             else:
                 _full(vault, settings, conn, sentinels, report, progress)
         _sources(vault, settings, index_dir, conn, report, progress, sync)
-        _embed(conn, _spec_of(conn, configured), settings, report, progress)
+        if configured is not None and configured.note:
+            report.warnings.append(configured.note)
+        _embed(conn, _spec_of(conn, configured), settings, report, progress, announce)
         _finish(conn, ep, report, started)
     return report
 
@@ -356,7 +409,13 @@ def mismatch_message(serving: dict[str, object], configured: dict[str, object]) 
     )
 
 
-def rebuild(vault: Vault, settings: Settings, index_dir: str, progress: Progress | None = None) -> Report:
+def rebuild(
+    vault: Vault,
+    settings: Settings,
+    index_dir: str,
+    progress: Progress | None = None,
+    announce: Announce | None = None,
+) -> Report:
     """Build a new epoch from the config beside the serving one; swap only when it is complete."""
     started = time.perf_counter()
     report = Report()
@@ -372,7 +431,9 @@ def rebuild(vault: Vault, settings: Settings, index_dir: str, progress: Progress
             _full(vault, settings, conn, sentinels_of(vault), report, progress)
             _sources(vault, settings, index_dir, conn, report, progress, True)
             db.serving(conn)
-            _embed(conn, spec, settings, report, progress)
+            if spec.note:
+                report.warnings.append(spec.note)
+            _embed(conn, spec, settings, report, progress, announce)
             pending = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]
             check = conn.execute("PRAGMA quick_check").fetchall()
             if pending or check != [("ok",)]:

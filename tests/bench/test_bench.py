@@ -70,3 +70,19 @@ def test_jsonl_source_counts_malformed_lines(tmp_path: Path) -> None:
     assert [(d.id, d.title) for d in docs] == [("1", ""), ("x", "T")]
     assert problems.count == 2
     assert problems.named == ["line 2: not JSON (Expecting value at column 1)", "line 3: no _id or id"]
+
+
+def test_a_lexical_bench_never_embeds_and_a_vector_run_embeds_only_then(
+    dataset: Path, cli, monkeypatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("CURATOR_EMBEDDER", "fake")
+    monkeypatch.chdir(tmp_path)
+    r = cli("--json", "bench", dataset, "--mode", "lexical", "--fresh")
+    assert r.code == 0, r
+    built = json.loads(r.out)["index"]
+    assert built["pending_embeddings"] == built["passages"] == 5 and built["embed_seconds"] == 0
+    assert "(lexical)" in r.err and "embedding" not in r.err  # says what it does, and it does not embed
+    r = cli("--json", "bench", dataset, "--mode", "vector")
+    built = json.loads(r.out)["index"]
+    assert built["pending_embeddings"] == 0 and "cached" not in built
+    assert "embedding 5 passages" in r.err and "using the cached index" in r.err

@@ -160,3 +160,43 @@ def test_searching_and_reconciling_a_few_edits_never_import_torch(example_vault:
     assert lamp and "vector" in lamp[0]["explain"]  # reconciled first, and embedded
     status = json.loads(cli("--vault", example_vault.root, "--json", "status").out)
     assert status["pending_embeddings"] == 0 and status["embedded"] == status["passages"]
+
+
+def test_bf16_is_its_own_epoch_and_agrees_with_the_numpy_path(monkeypatch) -> None:
+    """The bf16 path (the default on CPUs with bf16 units) is keyed into the fingerprint;
+    its vectors stay within 0.9999 cosine of fp32, which is why a few texts (queries, one
+    edited note) may take the torch-free fp32 path instead of loading torch."""
+    import numpy as np
+
+    from curator.embedders import base
+    from curator.settings import EmbedderSettings
+
+    monkeypatch.setattr(base, "cpu_has_bf16", lambda: True)
+    spec = resolve(Settings())
+    assert spec.runtime == "bf16" and spec.fingerprint()["runtime"] == "bf16" and "bf16" in spec.describe()
+    fp32 = resolve(Settings(embedder=EmbedderSettings(runtime="fp32")))
+    assert fp32.runtime is None and "runtime" not in fp32.fingerprint()  # epochs built before still match
+    texts = [q for q in QUERIES if q] + ["A passage about write-ahead logging, checkpoints and readers." * 3]
+    bulk = create(spec)
+    assert type(bulk).__name__ == "LocalEmbedder"
+    a = np.frombuffer(b"".join(bulk.embed(texts)), dtype=np.float32).reshape(len(texts), 384)
+    b = np.frombuffer(b"".join(create(spec, few=True).embed(texts)), dtype=np.float32).reshape(len(texts), 384)
+    cos = (a * b).sum(1)
+    assert (cos > 0.9999).all(), cos
+    assert np.abs(a - b).max() > 1e-6  # a different numeric path, not the same one twice
+
+
+def test_bf16_asked_on_a_cpu_without_it_falls_back_to_fp32_with_one_line(vault: GitVault, cli, monkeypatch) -> None:
+    from curator.embedders import base
+
+    monkeypatch.setattr(base, "cpu_has_bf16", lambda: False)
+    vault.write(".kp/config.yaml", "embedder:\n  runtime: bf16\n")
+    r = cli("--vault", vault.root, "--json", "index")
+    assert r.code == 0, r
+    (warning,) = json.loads(r.out)["warnings"]
+    assert warning.startswith("this CPU has no bfloat16 units") and "fp32" in warning
+    status = json.loads(cli("--vault", vault.root, "--json", "status").out)
+    assert "runtime" not in status["fingerprint"]["embedder"] and status["embedded"] == status["passages"]
+    vault.write(".kp/config.yaml", "embedder:\n  runtime: int4\n")
+    r = cli("--vault", vault.root, "index")
+    assert r.code == 2 and "embedder.runtime is 'int4'" in r.err, r

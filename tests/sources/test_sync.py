@@ -182,7 +182,10 @@ def test_a_jsonl_corpus_in_the_vault(tmp_path: Path, cli) -> None:
     )  # fmt: skip
     v.write("corpora/facts.jsonl", corpus)
     config = (ROOT / "curator" / "default_config.yaml").read_text()
-    v.write(".kp/config.yaml", config.replace("sources: []", "sources: [{name: facts, type: jsonl, path: corpora/facts.jsonl}]"))
+    v.write(
+        ".kp/config.yaml",
+        config.replace("sources: []", "sources: [{name: facts, type: jsonl, path: corpora/facts.jsonl}]"),
+    )
     v.write("notes/a.md", note("kp:01J00000000000000000000AAA", "A", "Just a note.\n"))
     v.commit()
     r = cli("--vault", v.root, "sources", "sync")
