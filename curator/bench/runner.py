@@ -78,7 +78,7 @@ def _build(
         else:
             built = dict(db.get_json(conn, "bench.build", {}), cached=True)
             say(f"using the cached index in {index_dir} (--fresh rebuilds it)")
-        pending = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]
+        pending = reading.counts(conn).pending_embeddings
         if vectors and spec.provider != "none" and pending:
             say(f"embedding {pending} passages with {spec.describe()}")
             t = time.perf_counter()
@@ -93,8 +93,9 @@ def _build(
             built.pop("cached", None)
             with conn:
                 db.set_json(conn, "bench.build", {k: v for k, v in built.items() if k != "cached"})
-        built["passages"] = conn.execute("SELECT count(*) FROM passages").fetchone()[0]
-        built["pending_embeddings"] = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]
+        counts = reading.counts(conn)
+        built["passages"] = counts.passages
+        built["pending_embeddings"] = counts.pending_embeddings
         return conn, {**built, "epoch": ep.id, "embedder": spec.describe(), "normalisation": mode}
 
 
