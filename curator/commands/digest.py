@@ -39,7 +39,7 @@ def run(
             {"status": "pending", "pending": [p.id for p in pending]},
             [
                 f"a digest proposal is still pending ({ids}): nothing staged",
-                "apply or reject it first (curator apply ID / curator reject ID), or pass --force to stage another",
+                "apply or reject it first (curator apply ID / curator reject ID), or pass --force to stage one that supersedes it",
             ],
         )
 
@@ -108,7 +108,14 @@ def run(
         taken = {p for pending_one in pending for p in pending_one.paths}
         path = deliver.free_path(vault, settings, composed.window.until.date().isoformat(), taken)
         ulid, report = deliver.stage_digest(
-            vault, settings, path, composed.text.encode("utf-8"), composed.kp_id, composed.title, rationale
+            vault,
+            settings,
+            path,
+            composed.text.encode("utf-8"),
+            composed.kp_id,
+            composed.title,
+            rationale,
+            replaces=pending,
         )
     data.update(
         {
@@ -121,6 +128,9 @@ def run(
     )
     verdict = "valid, auto-applicable" if report.auto_applicable else "valid"
     lines.append(f"{ulid}: {verdict} — staged in .kp/proposals/{ulid}/ (creates {path})")
+    if pending:
+        data["superseded"] = [p.id for p in pending]
+        lines += [f"{p.id}: superseded by {ulid}" for p in pending]
     code = 0
     if auto_apply and report.auto_applicable:
         # The same decision as `curator apply`: re-validated under the lock, one commit.

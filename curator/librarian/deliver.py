@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 
 from curator.errors import Rejected
-from curator.proposals import events, stage, store
+from curator.proposals import decisions, stage, store
 from curator.proposals.manifest import Author
 from curator.settings import Settings
 from curator.validator import ProposalReport
@@ -46,8 +46,7 @@ def pending_digests(vault: Vault, settings: Settings) -> list[Pending]:
         author = data.get("author") if isinstance(data, dict) else None
         if not isinstance(author, dict) or author.get("kind") != "librarian":
             continue
-        log, problems = events.parse(p.events or b"")
-        if problems or events.status(log) != "pending":
+        if decisions.committed_status(vault, pid) != "pending":
             continue
         changes = data.get("changes") if isinstance(data.get("changes"), list) else []
         paths = tuple(str(c.get("path")) for c in changes if isinstance(c, dict) and c.get("path"))
@@ -68,17 +67,39 @@ def free_path(vault: Vault, settings: Settings, day: str, taken: set[str]) -> st
 
 
 def stage_digest(
-    vault: Vault, settings: Settings, path: str, content: bytes, kp_id: str, title: str, rationale: str
+    vault: Vault,
+    settings: Settings,
+    path: str,
+    content: bytes,
+    kp_id: str,
+    title: str,
+    rationale: str,
+    replaces: list[Pending] | None = None,
 ) -> tuple[str, ProposalReport]:
-    """Stage and validate; the caller holds the vault lock. Rejected (nothing staged) if invalid."""
+    """Stage and validate; the caller holds the vault lock. Rejected (nothing staged) if invalid.
+
+    ``replaces``: pending digests the new one covers (``--force``); once it is staged,
+    each gets a ``superseded`` decision naming it, so the queue holds one digest.
+    """
     base = stage.head_commit(vault)
     draft = stage.Draft("create", path, content=content, kp_id=kp_id)
-    staged = stage.stage(vault, settings, [draft], title=title, rationale=rationale, author=AUTHOR, base=base)
+    replaces = replaces or []
+    staged = stage.stage(
+        vault,
+        settings,
+        [draft],
+        title=title,
+        rationale=rationale,
+        author=AUTHOR,
+        base=base,
+        supersedes=replaces[-1].id if replaces else None,
+    )
     report = staged.report
     if not staged.ok:
         first = report.findings[0]
         raise Rejected(
             f"the digest proposal is invalid: {first.code} {first.path}: {first.message}", hint="nothing was staged"
         )
-    ulid = staged.id
-    return ulid, report
+    for old in replaces:
+        decisions.record(vault, old.id, "superseded", BY, f"replaced by the digest {staged.id}")
+    return staged.id, report

@@ -115,6 +115,12 @@ def test_two_runs_give_the_same_text_but_for_the_identity(dvault: GitVault, cli)
     path_b, b = staged_digest(dvault, second["id"])
     assert path_b == "digests/2026-06-15-2.md"  # the first one's path is taken by the pending proposal
     assert a != b and without_identity(a) == without_identity(b)
+    # --force replaced the pending digest: a decision commit supersedes it.
+    assert second["superseded"] == [first["id"]]
+    message = dvault.git("log", "-1", "--format=%B").stdout
+    assert f"Kp-Proposal: {first['id']}" in message and "Kp-Event: superseded" in message
+    queue = json.loads(cli("--vault", dvault.root, "proposals", "--json").out)["proposals"]
+    assert [p["id"] for p in queue] == [second["id"]]
 
 
 def test_auto_apply_lands_a_commit_with_the_proposal_trailer(dvault: GitVault, cli) -> None:
