@@ -112,6 +112,34 @@ class Service:
             )
         return Answer(text + "".join(f"\nwarning: {w}" for w in warnings) + red.note(), data)
 
+    def _source_item(self, conn: Any, ref: str, page: int = 1) -> Any:
+        """The source item (``zotero:KEY``, ``jsonl:NAME/ID``) ``ref`` names, when no note does."""
+        from curator.index import derived, reading, refs
+
+        if conn is None or not derived.looks_like_item_ref(ref) or reading.lookup(conn, ref):
+            return None
+        if refs.why_not_a_note(self.vault, self.settings, ref.removeprefix("./")) is None:
+            return None
+        return derived.read_page(conn, ref, page)
+
+    def _read_item(self, item: Any) -> Answer:
+        # A source item (a Zotero item, a corpus document) is not a file of the vault: its text
+        # is what the index keeps for it, framed and redacted like a note's, and it has no blob
+        # because no proposal can change it.
+        red = Redactor()
+        text = "\n".join(item.lines)
+        lines = red.lines(item.lines, text, 0)
+        data = red.tree(item.to_json() | {"lines": [{"n": item.start_line + i, "text": t} for i, t in enumerate(lines)]})
+        data["notice"] = NOTICE
+        data["redacted"] = red.summary()
+        more = f" Next: kp_read(ref, page={item.page + 1})." if item.page < item.pages else ""
+        head = (
+            f"{data['path']}: an item of the read-only source {data['source']} ({data['type']}), not a note; "
+            f"page {item.page} of {item.pages}.{more}\n" + NOTICE
+        )
+        body = quote(data["path"], item.start_line, lines, source=data["source"], link=data["link"])
+        return Answer(head + "\n" + body + red.note(), data)
+
     def read(self, ref: str, page: int = 1) -> Answer:
         from curator.index import refs
 
@@ -122,6 +150,9 @@ class Service:
                 conn = self._reader().conn
             except CuratorError:  # no index (yet): paths still resolve
                 conn = None
+            item = self._source_item(conn, ref, page)
+            if item is not None:
+                return self._read_item(item)
             path = refs.resolve(self.vault, self.settings, ref, conn)
         got = refs.read_page(self.vault, path, page)
         red = Redactor()
@@ -147,8 +178,12 @@ class Service:
 
         with self._lock:
             conn = self._reader().conn
-            path = refs.resolve(self.vault, self.settings, ref, conn)
-            rel = reading.relations(conn, path)
+            item = self._source_item(conn, ref)
+            if item is not None:
+                path, source = item.ref, item.source
+            else:
+                path, source = refs.resolve(self.vault, self.settings, ref, conn), "vault"
+            rel = reading.relations(conn, path, source=source)
         if rel is None:
             raise NotFound(f"{path} is not in the index yet; it is reconciled within a minute")
         red = Redactor()

@@ -243,3 +243,21 @@ def test_a_note_that_carries_an_items_id_wins_over_the_item(lab, cli) -> None:
     assert cli("--vault", v.root, "read", f"zotero:{key}").out.startswith("literature/vaswani.md")
     links = _json(cli, "--vault", v.root, "relate", "notes/reading-list.md", "--json")["links"]
     assert links[0]["path"] == "literature/vaswani.md"
+
+
+def test_agents_read_and_relate_items_through_mcp(lab, cli) -> None:
+    from curator.app import App
+    from curator.mcp.service import Service
+
+    v, sample = lab
+    key = sample.keys["attention"]
+    _index(cli, v)
+    service = Service(App(vault_arg=str(v.root)))
+    try:
+        read = service.read(f"zotero:{key}")
+        assert read.data["source"] == "library" and read.data["link"] == f"zotero://select/library/items/{key}"
+        assert "not a note" in read.text and "<vault-data" in read.text and "Multi-head attention" in read.text
+        related = service.relate(f"zotero:{key}")
+        assert {b["path"] for b in related.data["backlinks"]} == {"notes/transformers.md", "notes/reading-list.md"}
+    finally:
+        service.close()
