@@ -28,6 +28,16 @@ class App:
             from curator.proposals.recovery import ensure
 
             ensure(self._vault)
+            if self._vault.subfolder:
+                from curator import output
+
+                # A vault is a whole git work tree (its index, config and proposals live
+                # at the top); narrowing to a folder is what notes.exclude and --path do.
+                output.warn(
+                    f"{self._vault.subfolder}/ is a folder inside the git work tree {self._vault.root}; "
+                    "Curator uses the whole work tree (keep folders out with notes.exclude, "
+                    "or narrow a search with --path)"
+                )
         return self._vault
 
     def settings(self, *, use_cache: bool = True) -> Settings:

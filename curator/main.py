@@ -88,13 +88,16 @@ def new(ctx: click.Context, title: str, folder: str, json_: bool) -> int:
 
 
 @cli.command()
+@click.option("--summary", is_flag=True, help="Counts by code first (the default when findings exceed a screenful).")
+@click.option("--code", "codes", multiple=True, metavar="CODE", help="Only findings with this code (repeatable).")
+@click.option("--all", "every", is_flag=True, help="List every finding, however many.")
 @json_option
 @click.pass_context
-def doctor(ctx: click.Context, json_: bool) -> int:
+def doctor(ctx: click.Context, summary: bool, codes: tuple[str, ...], every: bool, json_: bool) -> int:
     """Check config, identities, links, notes and the index; exit 1 when something needs fixing."""
     from curator.commands import doctor as cmd
 
-    return cmd.run(_app(ctx, json_))
+    return cmd.run(_app(ctx, json_), summary=summary, codes=codes, every=every)
 
 
 @cli.group()

@@ -31,6 +31,8 @@ SOURCE_NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 class NoteSettings:
     include: tuple[str, ...] = ("*.md", "*.markdown", "*.mdx", "*.txt")
     """Globs of files that are notes (gitignore-style; a pattern without '/' matches any folder)."""
+    exclude: tuple[str, ...] = (".github/", ".obsidian/", ".trash/")
+    """Globs kept out of every command even when they match include (a trailing '/' is a folder; '!' takes back)."""
     digest_dir: str = "digests"
     """Folder the librarian writes digest notes into."""
     now_note: str = "now.md"

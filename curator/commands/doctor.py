@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import posixpath
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
@@ -10,7 +11,9 @@ from curator import output
 from curator.app import App
 from curator.errors import ConfigError
 from curator.settings import Settings, parse
+from curator.vault.note import Note
 from curator.vault.regions import find as find_regions
+from curator.vault.resolve import BY_TITLE, Resolver
 from curator.vault.survey import survey
 from curator.vault.tree import case_clashes
 
@@ -95,9 +98,6 @@ def check(app: App) -> list[Finding]:
                 "rename one; on macOS and Windows they are the same file",
             )
         )
-    from curator.index.derived import looks_like_item_ref
-    from curator.vault.links import extract
-
     by_id: dict[str, list[str]] = {}
     item_links: list[tuple[str, Link]] = []
     resolver = s.resolver(settings)
@@ -143,32 +143,7 @@ def check(app: App) -> list[Finding]:
                     "restore the producer's markers; let the producer re-render the region",
                 )
             )
-        for link in extract(note.body, note.body_line, note.path):
-            if not resolver.is_note_target(link):
-                if not resolver.attachment_exists(link):
-                    findings.append(
-                        Finding(
-                            note.path,
-                            link.line,
-                            "missing-attachment",
-                            f"{link.raw} points at a file that is not in the vault",
-                            "add the file or fix the link",
-                        )
-                    )
-                continue
-            if resolver.resolve(link) is None:
-                if looks_like_item_ref(link.target):
-                    item_links.append((note.path, link))  # answered by a source item, if any
-                    continue
-                findings.append(
-                    Finding(
-                        note.path,
-                        link.line,
-                        "unresolved-link",
-                        f"{link.raw} matches no note (kp_id, path, file name, title or alias)",
-                        "fix the target, add the note, or add an alias to the note meant",
-                    )
-                )
+        findings.extend(_link_findings(note, resolver, item_links))
     for kp_id, paths in by_id.items():
         if len(paths) > 1:
             for path in paths:
@@ -208,25 +183,138 @@ def _item_link_findings(app: App, settings: Settings, links: list[tuple[str, Lin
     ]
 
 
+def _link_findings(note: Note, resolver: Resolver, item_links: list[tuple[str, Link]]) -> list[Finding]:
+    """What the one resolver says about each link in ``note``; links that may name a source
+    item (``[[zotero:KEY]]``) and no note are added to ``item_links`` for the index to answer."""
+    from curator.index.derived import looks_like_item_ref
+    from curator.vault.links import extract
+
+    out: list[Finding] = []
+    for link in extract(note.body, note.body_line, note.path):
+        if not resolver.is_note_target(link):
+            if not resolver.attachment_exists(link, note.path):
+                out.append(
+                    Finding(
+                        note.path,
+                        link.line,
+                        "missing-attachment",
+                        f"{link.raw} points at a file that is not in the vault",
+                        "add the file or fix the link",
+                    )
+                )
+            continue
+        r = resolver.resolve(link, note.path)
+        if r.path is None and looks_like_item_ref(link.target):
+            item_links.append((note.path, link))  # answered by a source item, if any
+            continue
+        if r.path is None:
+            what = "a folder, not a note" if r.why == "folder" else "no note (kp_id, path, file name, alias or title)"
+            out.append(
+                Finding(
+                    note.path,
+                    link.line,
+                    "unresolved-link",
+                    f"{link.raw} matches {what}",
+                    "fix the target, add the note, or add an alias to the note meant",
+                )
+            )
+        elif r.how == BY_TITLE:
+            stem = posixpath.splitext(posixpath.basename(r.path))[0]
+            out.append(
+                Finding(
+                    note.path,
+                    link.line,
+                    "title-only-link",
+                    f"{link.raw} matches only the title of {r.path} (its file name is {stem})",
+                    "link by file name, or add the title to the note's aliases: "
+                    "a link that matches a title is not a link in Obsidian, and changes target silently",
+                )
+            )
+    return out
+
+
 def _index_findings(app: App, settings: Settings) -> list[Finding]:
     from curator.index.health import doctor_findings
 
     return [Finding(*f) for f in doctor_findings(app, settings)]
 
 
-def run(app: App) -> int:
+WARNINGS = frozenset({"title-only-link"})
+"""Codes that are shown but do not fail doctor on their own: the link works today."""
+SUMMARY_TOP = 5
+"""Findings shown under each code in the summary."""
+
+
+def _screenful() -> int:
+    import shutil
+
+    return max(10, shutil.get_terminal_size((100, 40)).lines - 5)
+
+
+def _print_one(f: Finding) -> None:
+    where = f"{f.path}:{f.line}" if f.line else f.path
+    output.line(f"{output.safe_path(where)}: {f.code}: {f.message} — {f.fix}")
+
+
+def _print_summary(findings: list[Finding]) -> None:
+    by_code: dict[str, list[Finding]] = {}
+    for f in findings:
+        by_code.setdefault(f.code, []).append(f)
+    width = max(len(c) for c in by_code)
+    output.line(f"{len(findings)} finding(s) under {len(by_code)} code(s):")
+    for code, group in sorted(by_code.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        label = " (warning)" if code in WARNINGS else ""
+        output.line(f"  {code:<{width}}  {len(group):>6}{label}  {group[0].fix}")
+    for code, group in sorted(by_code.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        output.line(f"{code}, first {min(SUMMARY_TOP, len(group))} of {len(group)}:")
+        for f in group[:SUMMARY_TOP]:
+            where = f"{f.path}:{f.line}" if f.line else f.path
+            output.line(f"  {output.safe_path(where)}: {f.message}")
+    output.line("list one code with `curator doctor --code CODE`, every finding with `--all`")
+
+
+def run(app: App, *, summary: bool = False, codes: tuple[str, ...] = (), every: bool = False) -> int:
+    from curator.errors import UsageError
+
+    if summary and every:
+        raise UsageError("--summary and --all contradict each other; give one")
     findings = check(app)
+    if codes:
+        known = {f.code for f in findings}
+        findings = [f for f in findings if f.code in codes]
+        if not findings and not app.json:
+            unknown = [c for c in codes if c not in known]
+            if unknown:
+                output.line(f"no finding with code {', '.join(unknown)}")
+    failing = [f for f in findings if f.code not in WARNINGS]
     if app.json:
         output.emit_json(
             {
                 "schema": "doctor/v1",
-                "ok": not findings,
+                "ok": not failing,
                 "findings": [f.as_json() for f in findings],
             }
         )
-    else:
+        return 1 if failing else 0
+    warned = [f for f in findings if f.code in WARNINGS]
+    if summary:
+        _print_summary(findings)
+    elif every or codes:
         for f in findings:
-            where = f"{f.path}:{f.line}" if f.line else f.path
-            output.line(f"{output.safe_path(where)}: {f.code}: {f.message} — {f.fix}")
-        output.line("ok: nothing needs fixing" if not findings else f"{len(findings)} finding(s)")
-    return 1 if findings else 0
+            _print_one(f)
+    else:
+        # Warnings are counted, not listed: on a vault that links by title they would
+        # bury the findings that need fixing.
+        if len(failing) > _screenful():
+            _print_summary(failing)
+        else:
+            for f in failing:
+                _print_one(f)
+        for code in sorted({f.code for f in warned}):
+            n = sum(1 for f in warned if f.code == code)
+            output.line(f"{n} warning(s) {code}: list them with `curator doctor --code {code}`")
+    if not failing:
+        output.line("ok: nothing needs fixing")
+    else:
+        output.line(f"{len(failing)} finding(s)")
+    return 1 if failing else 0

@@ -88,7 +88,7 @@ def print_report(report, quiet: bool, json_: bool) -> None:  # type: ignore[no-u
         f"{report.indexed} indexed, {report.unchanged} unchanged, {report.removed} removed — "
         f"{report.passages} passages in {report.seconds:.2f}s{tail}"
     )
-    for path, reason in report.skips:
+    for path, reason in _grouped(report.skips):
         output.line(f"skipped {output.safe_path(path)}: {reason}")
     for path, line, kinds in report.embed.withheld:
         output.line(f"lexical only {path}:{line}: carries a secret ({kinds}); not sent to the embedder")
@@ -98,6 +98,24 @@ def print_report(report, quiet: bool, json_: bool) -> None:  # type: ignore[no-u
         from curator.commands.sources import print_sync
 
         print_sync(report.sources)
+
+
+def _grouped(skips: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Skips to print: files kept out by notes.exclude shown once per top-level folder."""
+    from curator.vault.tree import EXCLUDED
+
+    counts: dict[str, int] = {}
+    out: list[tuple[str, str]] = []
+    for path, reason in skips:
+        if reason == EXCLUDED and "/" in path:
+            top = path.split("/", 1)[0] + "/"
+            if top not in counts:
+                counts[top] = 0
+                out.append((top, EXCLUDED))
+            counts[top] += 1
+        else:
+            out.append((path, reason))
+    return [(p, f"{r} ({counts[p]} file(s))" if p in counts else r) for p, r in out]
 
 
 def run(app: App, quiet: bool) -> int:

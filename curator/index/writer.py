@@ -211,14 +211,51 @@ def _keys(doc: DocInput) -> list[tuple[str, int]]:
     return list(dict.fromkeys(keys))
 
 
-def resolve_links(conn: apsw.Connection) -> None:
-    """Point every link at the note it names: kp_id, path, stem, title, alias, in that order;
-    a citation (``@key``) at the source item with that citation key."""
-    # A note wins over a source item of the same reference (a producer may give its notes
-    # the ids of the items they render, zotero:ITEMKEY).
-    conn.execute(
-        "UPDATE links SET dst = (SELECT k.doc_id FROM doc_keys k JOIN documents d ON d.id = k.doc_id "
-        "WHERE k.key = links.key AND (links.kind != 'markdown' OR k.rank <= 1) "
-        f"AND ((links.kind = 'cite') = (k.rank = {CITE_RANK})) "
-        f"ORDER BY k.rank, d.source != '{VAULT}', k.doc_id LIMIT 1)"
-    )
+def resolve_links(conn: apsw.Connection) -> int:
+    """Point every link at the note the one resolver (``curator.vault.resolve``) names,
+    nearest to the linking note first, else at the source item of that reference
+    (``[[zotero:KEY]]``); a citation (``@key``) at the source item with that citation key.
+    Returns how many links changed target.
+
+    Resolution depends on every note (a new note nearer the linking one takes the link
+    over), so all links are looked at; only those whose target changed are written.
+    A note wins over a source item of the same reference (a producer may give its notes
+    the ids of the items they render, zotero:ITEMKEY).
+    """
+    from curator.vault.resolve import Resolver, Target
+
+    aliases: dict[int, list[str]] = {}
+    cites: dict[str, int] = {}
+    for doc_id, key, rank in conn.execute(f"SELECT doc_id, key, rank FROM doc_keys WHERE rank IN (4, {CITE_RANK})"):
+        if rank == CITE_RANK:
+            cites.setdefault(key, doc_id)
+        else:
+            aliases.setdefault(doc_id, []).append(key)
+    by_path: dict[str, int] = {}
+    targets: list[Target] = []
+    other_ids: dict[str, int] = {}
+    for doc_id, source, path, kp_id, title in conn.execute(
+        "SELECT id, source, path, kp_id, title FROM documents ORDER BY id"
+    ):
+        if source == VAULT:
+            by_path[path] = doc_id
+            targets.append(Target(path, kp_id, title, tuple(aliases.get(doc_id, ()))))
+        elif kp_id:
+            other_ids.setdefault(kp_id.casefold(), doc_id)
+    resolver = Resolver(targets)
+    cache: dict[tuple[str, str, str], int | None] = {}
+    changes: list[tuple[int | None, int]] = []
+    for rowid, src_path, kind, target, dst in conn.execute(
+        "SELECT l.rowid, d.path, l.kind, l.target, l.dst FROM links l JOIN documents d ON d.id = l.src"
+    ):
+        key = (posixpath.dirname(src_path), target, kind)
+        if key not in cache:
+            if kind == "cite":
+                cache[key] = cites.get(target.casefold())
+            else:
+                found = resolver.resolve_target(target, src_path, relative=kind == "markdown").path
+                cache[key] = by_path[found] if found is not None else other_ids.get(target.casefold())
+        if cache[key] != dst:
+            changes.append((cache[key], rowid))
+    conn.executemany("UPDATE links SET dst = ? WHERE rowid = ?", changes)
+    return len(changes)

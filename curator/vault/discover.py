@@ -23,6 +23,8 @@ class Vault:
     """Absolute path of the work tree's top level."""
     git_dir: str
     """Absolute path of the repository's git directory."""
+    subfolder: str = ""
+    """The folder inside the work tree that --vault or CURATOR_VAULT named, when not its top."""
 
     @property
     def kp_dir(self) -> str:
@@ -87,7 +89,8 @@ def find_vault(explicit: str | None = None, cwd: str | None = None) -> Vault:
     while True:
         git_dir = _git_dir_of(here)
         if git_dir:
-            return Vault(root=here, git_dir=git_dir)
+            sub = os.path.relpath(start, here).replace(os.sep, "/") if origin and here != start else ""
+            return Vault(root=here, git_dir=git_dir, subfolder=sub)
         if _is_bare_repo(here) or (here.endswith(".git") and _is_bare_repo(here)):
             raise VaultError(
                 f"{here} is a bare git repository; a vault needs a work tree",

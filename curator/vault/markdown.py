@@ -77,3 +77,33 @@ def heading(line: str) -> tuple[int, str] | None:
     if not m:
         return None
     return len(m.group(1)), m.group(2).strip()
+
+
+COMMENT_RE = re.compile(r"%%.*?%%|<!--.*?-->", re.DOTALL)
+
+
+def has_comments(text: str) -> bool:
+    return "%%" in text or "<!--" in text
+
+
+def strip_comments(lines: list[str], code: list[bool]) -> list[str]:
+    """``lines`` without Obsidian ``%% comments %%`` and ``<!-- HTML comments -->``.
+
+    A comment may span lines; its newlines are kept, so every line keeps its number.
+    Fenced code is left alone (``%%`` and ``<!--`` are code there), and so is an opener
+    that never closes: it is more likely a stray ``%%`` than a comment hiding the rest.
+    """
+    out = list(lines)
+    n = len(lines)
+    i = 0
+    while i < n:
+        if code[i] or not has_comments(lines[i]):
+            i += 1
+            continue
+        j = i
+        while j < n and not code[j]:
+            j += 1
+        segment = "\n".join(lines[i:j])
+        out[i:j] = COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"), segment).split("\n")
+        i = j
+    return out

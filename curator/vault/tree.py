@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from curator.vault.discover import Vault
 
 CURATOR_DIR = ".kp"
+EXCLUDED = "excluded by notes.exclude"
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +175,7 @@ class Classified:
 
 def classify(w: Walk, settings: Settings, file_ignored: Callable[[str], bool]) -> Classified:
     include = compile_globs(tuple(settings.notes.include))
+    exclude = compile_globs(tuple(settings.notes.exclude))
     max_bytes = settings.notes.max_bytes
     notes: list[FileStat] = []
     skips = list(w.skips)
@@ -183,7 +185,9 @@ def classify(w: Walk, settings: Settings, file_ignored: Callable[[str], bool]) -
             skips.append(Skip(f.path, "ignored by git", f.size, f.mtime_ns))
             continue
         files.append(f.path)
-        if not include.match(f.path):
+        if exclude.match(f.path):
+            skips.append(Skip(f.path, EXCLUDED, f.size, f.mtime_ns))
+        elif not include.match(f.path):
             skips.append(Skip(f.path, "not a note (outside notes.include)", f.size, f.mtime_ns))
         elif f.size > max_bytes:
             skips.append(

@@ -88,6 +88,8 @@ def test_ignored_and_bad_files(example_vault: GitVault, cli) -> None:
     v = example_vault
     v.write("drafts/secret-plans.tmp", "ignored by *.tmp")
     v.write(".obsidian/workspace.md", "ignored folder")
+    v.write(".gitignore", ".obsidian/\n*.tmp\nscratch/\n")
+    v.write("scratch/idea.md", "# Idea\n\nlater\n")
     v.write("bad/latin1.md", b"caf\xe9")
     v.write("bad/binary.md", b"\x00\x01\x02")
     os.symlink("/etc/hostname", v.root / "bad/outside.md")
@@ -99,10 +101,14 @@ def test_ignored_and_bad_files(example_vault: GitVault, cli) -> None:
     assert skipped["bad/binary.md"].startswith("binary")
     assert skipped["bad/outside.md"] == "symlink to a path outside the vault"
     assert report["indexed"] == 31
-    # un-ignoring a folder is seen without any file changing
-    (v.root / ".gitignore").write_text("*.tmp\n")
+    # un-ignoring a folder is seen without any file changing; .obsidian/ stays out by notes.exclude
+    (v.root / ".gitignore").write_text(".obsidian/\n*.tmp\n")
     again = _index(cli, v.root)
     assert again["indexed"] == 1
+    (v.root / ".gitignore").write_text("")
+    third = _index(cli, v.root)
+    assert third["indexed"] == 0
+    assert {s["path"]: s["reason"] for s in third["skipped"]}[".obsidian/workspace.md"] == "excluded by notes.exclude"
 
 
 def test_corrupt_index_is_detected_and_rebuilt(example_vault: GitVault, cli) -> None:
