@@ -100,6 +100,17 @@ def doctor(ctx: click.Context, summary: bool, codes: tuple[str, ...], every: boo
     return cmd.run(_app(ctx, json_), summary=summary, codes=codes, every=every)
 
 
+@cli.command()
+@click.option("--dry-run", is_flag=True, help="Say what would be adopted; stage nothing.")
+@json_option
+@click.pass_context
+def adopt(ctx: click.Context, dry_run: bool, json_: bool) -> int:
+    """Stage one proposal giving every note without a kp_id a minted one (frontmatter only)."""
+    from curator.commands import adopt as cmd
+
+    return cmd.run(_app(ctx, json_), dry_run)
+
+
 @cli.group()
 def hooks() -> None:
     """Git hooks: validate before commit, reconcile after merge and checkout."""

@@ -1,0 +1,167 @@
+"""``curator adopt``: one proposal that gives every note without a ``kp_id`` a minted one.
+
+The way in for an existing vault (SPEC §1: identity is minted, never derived). Each
+note's change is made by the byte-preserving frontmatter writer: a ``kp_id:`` line is
+added to its frontmatter, or a frontmatter block holding only that line is put on top
+of a note that has none; nothing else in the file changes. The proposal goes through
+the ordinary path (staged, validated, reviewed, applied as one commit).
+
+Skipped and named, so the rest proceed: notes whose frontmatter cannot be read or has
+an invalid ``kp_id`` (a modify may not change one), notes with uncommitted edits or not
+committed at all (a change is made against the committed blob), and notes that a
+pending proposal already changes (so a second run stages nothing while the first waits).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from curator import output
+from curator.app import App
+from curator.errors import EXIT_FAILED
+
+if TYPE_CHECKING:
+    from curator.proposals.stage import Draft
+
+
+@dataclass
+class Plan:
+    drafts: list[Draft] = field(default_factory=list)
+    minted: list[tuple[str, str]] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    identified: int = 0
+
+
+def _pending_paths(app: App) -> dict[str, str]:
+    """Paths that pending proposals change, each with the first such proposal's id."""
+    from curator.proposals import store
+    from curator.validator.state import RepoState
+    from curator.validator.subject import build
+
+    vault = app.vault()
+    state = RepoState(vault, app.settings())
+    taken: dict[str, str] = {}
+    for pid in store.list_ids(vault.root):
+        subject = build(store.load(vault.root, pid), state)
+        if subject.status != "pending":
+            continue
+        for change in subject.changes:
+            taken.setdefault(change.change.path, pid)
+    return taken
+
+
+def plan(app: App) -> Plan:
+    from curator.proposals.sources import unified
+    from curator.proposals.stage import Draft
+    from curator.vault import frontmatter
+    from curator.vault.identity import mint
+    from curator.vault.survey import survey
+
+    vault = app.vault()
+    settings = app.settings()
+    s = survey(vault, settings)
+    repo = vault.repo
+    head = None if repo.head_is_unborn else repo.head.peel().tree
+    taken = _pending_paths(app)
+    out = Plan(skipped=[(u.path, u.reason) for u in s.unreadable])
+    for note in s.notes:
+        if note.kp_id:
+            out.identified += 1
+            continue
+        problem = next((p for p in note.problems if p.code in ("malformed-frontmatter", "invalid-kp-id")), None)
+        if problem is not None:
+            out.skipped.append((note.path, f"{problem.code}: {problem.message}"))
+            continue
+        if note.path in taken:
+            out.skipped.append((note.path, f"already changed by pending proposal {taken[note.path]}"))
+            continue
+        raw = note.text.encode("utf-8")
+        try:
+            entry = head[note.path] if head is not None else None
+        except KeyError:
+            entry = None
+        if entry is None:
+            out.skipped.append((note.path, "not committed yet: commit it, then run adopt again"))
+            continue
+        committed = bytes(repo[entry.id].data)
+        if committed.removeprefix(b"\xef\xbb\xbf") != raw and committed != raw:
+            out.skipped.append((note.path, "has uncommitted edits: commit them, then run adopt again"))
+            continue
+        kp_id = mint()
+        try:
+            new = frontmatter.update(committed.decode("utf-8"), {"kp_id": kp_id}).encode("utf-8")
+        except (frontmatter.FrontmatterError, UnicodeDecodeError) as e:
+            out.skipped.append((note.path, f"frontmatter cannot be written: {e}"))
+            continue
+        out.drafts.append(Draft("modify", note.path, base_blob=str(entry.id), diff=unified(note.path, committed, new)))
+        out.minted.append((note.path, kp_id))
+    out.skipped.sort()
+    return out
+
+
+def run(app: App, dry_run: bool) -> int:
+    from curator.proposals import stage
+    from curator.proposals.lock import vault_lock
+    from curator.validator import validate_proposal
+    from curator.validator.state import RepoState
+
+    vault = app.vault()
+    with vault_lock(vault, "adopt"):
+        p = plan(app)
+        staged_id: str | None = None
+        report = None
+        if p.drafts and not dry_run:
+            base = stage.head_commit(vault)
+            n = len(p.drafts)
+            ulid, staging = stage.write(
+                vault,
+                p.drafts,
+                title=f"Adopt {n} note{'s' if n != 1 else ''}: give each a minted kp_id",
+                rationale=(
+                    "curator adopt: every note without a kp_id gets one (kp: + a ULID), added to its "
+                    "frontmatter, or in a new frontmatter block where the note has none. Nothing else "
+                    "in any file changes."
+                ),
+                author=stage.default_author(vault),
+                base=base,
+            )
+            report = validate_proposal(RepoState(vault, app.settings()), stage.load_staging(vault, staging, ulid))
+            if report.ok:
+                stage.publish(vault, ulid, staging)
+                staged_id = ulid
+            else:
+                stage.discard(staging)
+    ok = report is None or report.ok
+    if app.json:
+        output.emit_json(
+            {
+                "staged": staged_id,
+                "valid": ok,
+                "adopted": [{"path": path, "kp_id": kp} for path, kp in p.minted] if ok else [],
+                "already_identified": p.identified,
+                "skipped": [{"path": path, "reason": why} for path, why in p.skipped],
+                "findings": [f.to_json() for f in report.findings] if report else [],
+            }
+        )
+        return 0 if ok else EXIT_FAILED
+    for path, why in p.skipped:
+        output.line(f"skipped {output.safe_path(path)}: {why}")
+    if not p.drafts:
+        output.line(f"nothing to adopt: {p.identified} note(s) already have a kp_id")
+        return 0
+    if dry_run:
+        output.line(f"would give {len(p.drafts)} note(s) a kp_id; {p.identified} already have one")
+        return 0
+    if report is not None and not report.ok:
+        output.line("the adopt proposal was rejected by the validator; nothing was staged")
+        for finding in report.findings[:20]:
+            where = f"{finding.path}:{finding.line}" if finding.line else finding.path
+            output.line(f"  {finding.code} {where}: {finding.message}")
+        return EXIT_FAILED
+    output.line(
+        f"{staged_id}: valid — gives {len(p.drafts)} note(s) a kp_id; {p.identified} already had one; "
+        f"{len(p.skipped)} skipped"
+    )
+    output.line(f"next: curator review, or curator apply {staged_id} to apply it as one commit")
+    return 0

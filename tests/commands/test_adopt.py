@@ -1,0 +1,112 @@
+"""``curator adopt``: one proposal that gives every note without a kp_id a minted one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from curator.vault import frontmatter
+from curator.vault.identity import is_fresh_kp_ulid
+from tests.conftest import GitVault, make_git_vault, note
+
+BODIES = {
+    "plain.md": "# Plain\n\nNo frontmatter at all.\n",
+    "with-meta.md": "---\ntitle: Kept  # a comment\ntags: [a, b]\n---\nBody **kept**.\n",
+    "crlf.md": "---\r\ntitle: Windows\r\n---\r\nLine one\r\nLine two\r\n",
+    "empty-meta.md": "---\n---\nEmpty block.\n",
+    "no-newline.md": "just text without a final newline",
+    "deep/nested/page.md": "---\naliases: [x]\n---\n\n## Section\n",
+    "bom.md": "\ufeff---\ntitle: Bom\n---\nbody\n",
+    "already.md": note("kp:01J0000000000000000000HAVE", "Already"),
+    "broken.md": "---\ntitle: [unclosed\n---\nbody\n",
+    "unclosed.md": "---\ntitle: never closed\nbody\n",
+    "bad-id.md": "---\nkp_id: not an id\n---\nbody\n",
+    ".obsidian/skip.md": "excluded folder\n",
+}
+
+
+@pytest.fixture
+def existing(tmp_path: Path) -> GitVault:
+    v = make_git_vault(tmp_path / "obsidian")
+    v.write(".kp/config.yaml", "")
+    for path, body in BODIES.items():
+        v.write(path, body)
+    v.write("attachments/pic.png", b"\x89PNG\r\n\x1a\n")
+    v.commit("an existing vault")
+    return v
+
+
+def _adopt(cli, v: GitVault, *args: str) -> dict:  # type: ignore[no-untyped-def]
+    r = cli("--vault", v.root, "--json", "adopt", *args)
+    assert r.code == 0, r
+    return json.loads(r.out)
+
+
+def test_adopt_stages_one_proposal_that_touches_only_the_kp_id_line(existing: GitVault, cli) -> None:
+    before = {p: existing.read(p) if not p.endswith("bom.md") else None for p in BODIES}
+    data = _adopt(cli, existing)
+    adopted = {a["path"]: a["kp_id"] for a in data["adopted"]}
+    assert set(adopted) == {"plain.md", "with-meta.md", "crlf.md", "empty-meta.md", "no-newline.md",
+                            "deep/nested/page.md", "bom.md"}
+    assert all(is_fresh_kp_ulid(k) for k in adopted.values())
+    skipped = {s["path"]: s["reason"] for s in data["skipped"]}
+    assert set(skipped) == {"broken.md", "unclosed.md", "bad-id.md"}
+    assert skipped["broken.md"].startswith("malformed-frontmatter")
+    assert skipped["bad-id.md"].startswith("invalid-kp-id")
+    assert data["already_identified"] == 1
+    # staged, not applied: the notes are as they were
+    for p, text in before.items():
+        if text is not None:
+            assert existing.read(p) == text
+    assert cli("--vault", existing.root, "apply", data["staged"], "--yes").code == 0
+    log = existing.git("log", "--format=%s", "-n", "2").stdout.splitlines()
+    assert log[0].startswith("Adopt 7 notes") and log[1] == "an existing vault"
+    after = {p: (existing.root / p).read_bytes() for p in adopted}
+    assert after["plain.md"] == f"---\nkp_id: {adopted['plain.md']}\n---\n# Plain\n\nNo frontmatter at all.\n".encode()
+    assert after["with-meta.md"] == (
+        f"---\ntitle: Kept  # a comment\ntags: [a, b]\nkp_id: {adopted['with-meta.md']}\n---\nBody **kept**.\n"
+    ).encode()
+    assert after["crlf.md"] == f"---\r\ntitle: Windows\r\nkp_id: {adopted['crlf.md']}\r\n---\r\nLine one\r\nLine two\r\n".encode()
+    assert after["no-newline.md"].endswith(b"---\njust text without a final newline")
+    assert after["bom.md"].startswith(b"\xef\xbb\xbf---\ntitle: Bom\nkp_id: ")
+    for p in adopted:
+        meta, _ = frontmatter.read(after[p].decode("utf-8").removeprefix("\ufeff"))
+        assert meta["kp_id"] == adopted[p]
+    assert existing.read("broken.md") == BODIES["broken.md"]
+    assert existing.read(".obsidian/skip.md") == BODIES[".obsidian/skip.md"]
+    assert existing.status() == ""
+
+
+def test_adopt_twice_stages_nothing_the_second_time(existing: GitVault, cli) -> None:
+    first = _adopt(cli, existing)
+    again = _adopt(cli, existing)
+    assert again["staged"] is None and again["adopted"] == []
+    pending = {s["path"] for s in again["skipped"] if s["reason"] == f"already changed by pending proposal {first['staged']}"}
+    assert len(pending) == 7
+    assert cli("--vault", existing.root, "apply", first["staged"], "--yes").code == 0
+    third = cli("--vault", existing.root, "adopt")
+    assert third.code == 0 and "nothing to adopt: 8 note(s) already have a kp_id" in third.out
+    assert len(list((existing.root / ".kp" / "proposals").iterdir())) == 1
+
+
+def test_adopt_names_uncommitted_and_untracked_notes_and_leaves_them(existing: GitVault, cli) -> None:
+    existing.write("plain.md", BODIES["plain.md"] + "An edit not committed.\n")
+    existing.write("new.md", "# New\n")
+    data = _adopt(cli, existing)
+    skipped = {s["path"]: s["reason"] for s in data["skipped"]}
+    assert skipped["plain.md"].startswith("has uncommitted edits")
+    assert skipped["new.md"].startswith("not committed yet")
+    assert "plain.md" not in {a["path"] for a in data["adopted"]}
+    assert existing.read("plain.md").endswith("An edit not committed.\n")
+
+
+def test_adopt_dry_run_and_a_vault_with_nothing_to_do(vault: GitVault, cli) -> None:
+    r = cli("--vault", vault.root, "adopt", "--dry-run")
+    assert r.code == 0 and "nothing to adopt: 2 note(s) already have a kp_id" in r.out
+    vault.write("bare.md", "bare\n")
+    vault.commit()
+    r = cli("--vault", vault.root, "adopt", "--dry-run")
+    assert r.code == 0 and "would give 1 note(s) a kp_id" in r.out
+    assert not any((vault.root / ".kp" / "proposals").glob("*/proposal.yaml"))
