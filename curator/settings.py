@@ -39,6 +39,8 @@ class NoteSettings:
     """The note that says what the person cares about now (the digest's interest anchor)."""
     max_bytes: int = 10 * 1024 * 1024
     """Notes larger than this are skipped by the index and named."""
+    date_keys: tuple[str, ...] = ("created", "date")
+    """Frontmatter keys holding a note's date (the first one present wins): what --since/--until read."""
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,11 @@ class IndexSettings:
     dir: str | None = None
     """Index directory; default $XDG_CACHE_HOME/curator/<vault key>. Keep it outside the vault."""
     normalisation: str = "fold+stem"
-    """Lexical normalisation: plain, fold (accents), stem (Porter), fold+stem."""
+    """Lexical normalisation: plain, fold (accents), stem (by each note's language), fold+stem."""
+    language: str = "en"
+    """The language of notes that say none (frontmatter lang) and match no folder in languages."""
+    languages: dict[str, str] = field(default_factory=dict)
+    """Folder glob → language code, for notes without a frontmatter lang (e.g. {"de/": de})."""
 
 
 @dataclass(frozen=True)
@@ -159,6 +165,10 @@ def _check(value: Any, tp: Any, where: str) -> Any:
         if not isinstance(value, str) or not value:
             raise ConfigError(f"{where} must be a non-empty string, not {value!r}")
         return value
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where} must be a mapping, not {value!r}")
+        return {_check(k, str, f"{where} key"): _check(v, str, f"{where}[{k}]") for k, v in value.items()}
     if origin in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(tp) if a is not type(None)]
         return None if value is None else _check(value, args[0], where)
@@ -231,6 +241,16 @@ def _semantic_checks(s: Settings) -> None:
     if not s.notes.include:
         raise ConfigError("notes.include is empty: no file would be a note")
     _check_sources(s.sources)
+    from curator.index.language import known, normalise_code
+
+    for where, code in [
+        ("index.language", s.index.language),
+        *((f"index.languages[{k}]", v) for k, v in s.index.languages.items()),
+    ]:
+        if not known(normalise_code(code)):
+            raise ConfigError(
+                f"{where} is {code!r}, not a language Curator knows", hint="an ISO 639-1 code such as en, de, zh"
+            )
 
 
 def _check_sources(sources: tuple[SourceSettings, ...]) -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from curator import output
 from curator.app import App
 from curator.errors import ConfigError
+from curator.index import language
 from curator.settings import Settings, parse
 from curator.vault.note import Note
 from curator.vault.regions import find as find_regions
@@ -101,6 +102,7 @@ def check(app: App) -> list[Finding]:
     by_id: dict[str, list[str]] = {}
     item_links: list[tuple[str, Link]] = []
     resolver = s.resolver(settings)
+    folders = tuple(settings.index.languages.items())
     producers = settings.producers.names
     for note in s.notes:
         for p in note.problems:
@@ -144,6 +146,17 @@ def check(app: App) -> list[Finding]:
                 )
             )
         findings.extend(_link_findings(note, resolver, item_links))
+        code = language.of_note(note.meta, note.path, folders, settings.index.language)
+        if not language.known(code):
+            findings.append(
+                Finding(
+                    note.path,
+                    0,
+                    "unknown-language",
+                    f"lang {code!r} is not a language Curator knows; the note is indexed by its words, unstemmed",
+                    "set lang to an ISO 639-1 code (en, de, zh, ...), or remove it",
+                )
+            )
     for kp_id, paths in by_id.items():
         if len(paths) > 1:
             for path in paths:
@@ -239,7 +252,7 @@ def _index_findings(app: App, settings: Settings) -> list[Finding]:
     return [Finding(*f) for f in doctor_findings(app, settings)]
 
 
-WARNINGS = frozenset({"title-only-link"})
+WARNINGS = frozenset({"title-only-link", "unknown-language"})
 """Codes that are shown but do not fail doctor on their own: the link works today."""
 SUMMARY_TOP = 5
 """Findings shown under each code in the summary."""

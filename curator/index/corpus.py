@@ -16,7 +16,7 @@ import apsw
 
 from curator.index.chunker import chunk
 from curator.index.db import ensure_derived
-from curator.index.writer import DocInput, Writer, resolve_links
+from curator.index.writer import DocInput, Writer, resolve_links, save_languages
 from curator.sources.base import Item
 
 BATCH = 1000
@@ -87,4 +87,5 @@ def index_items(
             writer.delete(doc_id)
         if resolve and (indexed or removed):
             resolve_links(conn)
+        save_languages(conn, writer.languages)
     return indexed, unchanged, len(removed)

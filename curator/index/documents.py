@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from curator import faults
 from curator.index.chunker import chunk
 from curator.index.db import VAULT
-from curator.index.normalise import extra_terms
+from curator.index.language import of_note
+from curator.index.normalise import fts_row
 from curator.index.writer import DocInput, text_hash
 from curator.settings import Settings
 from curator.vault.links import citations, extract
@@ -49,6 +50,9 @@ def from_note(path: str, raw: bytes, size: int, mtime_ns: int, settings: Setting
     meta = {k: v for k, v in note.meta.items() if isinstance(k, str)}
     passages = chunk(body, note.body_line, note.title, code, lines)
     texts = [p.embed_text for p in passages]
+    index = settings.index
+    language = of_note(meta, path, tuple(index.languages.items()), index.language)
+    mode = index.normalisation
     return DocInput(
         source=SOURCE,
         path=path,
@@ -58,14 +62,15 @@ def from_note(path: str, raw: bytes, size: int, mtime_ns: int, settings: Setting
         size=size,
         mtime_ns=mtime_ns,
         blob=blob or git_blob_id(raw),
-        date=note.created,
+        date=note.date(settings.notes.date_keys),
         meta=meta,
         body_line=note.body_line,
         tags=note.tags,
         aliases=note.aliases,
         links=links,
         hashes=[text_hash(t) for t in texts],
-        extras=[extra_terms(t) for t in texts],
+        fts=[fts_row(p.breadcrumb, p.text, language, mode) for p in passages],
+        language=language,
     )
 
 

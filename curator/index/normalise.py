@@ -5,8 +5,13 @@ the separators, and keeps ``getUserName`` whole. What it cannot do is find
 ``getUserName`` by ``user``, or match ``busy_timeout`` as one token. So each
 passage also gets an ``extra`` column: camelCase sub-words, and the identifier
 joined without separators (``busytimeout``, ``getusername``), which is how a
-query's identifier is looked up too. Accent folding and Porter stemming are
-the tokenizer's options, chosen by the epoch's normalisation mode.
+query's identifier is looked up too.
+
+Accent folding and Porter stemming are the tokenizer's options, chosen by the epoch's
+normalisation mode; Porter is English, so notes in other languages have their words
+stemmed by their own language's rules first, and marked so Porter leaves them alone
+(``curator.index.language``). Scripts written without spaces also get bigrams in ``extra``
+(``curator.index.segment``).
 """
 
 from __future__ import annotations
@@ -16,7 +21,9 @@ import re
 import unicodedata
 from functools import lru_cache
 
-NORMALISATION_VERSION = 1
+NORMALISATION_VERSION = 2
+"""2: notes in other languages than English stemmed by their own rules (Porter stemmed
+them all before); bigrams for unspaced scripts."""
 
 WORD_RE = re.compile(r"[^\W_]+(?:[_\-.][^\W_]+)*", re.UNICODE)
 CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+|\d+")
@@ -87,9 +94,27 @@ STOPWORDS = frozenset(
 
 
 def tokenizer(mode: str) -> str:
+    """The FTS5 tokenizer: words, accent folding, and Porter's English stemming (which
+    leaves alone the marked words of notes in other languages: see ``language``)."""
     fold = "2" if "fold" in mode else "0"
     base = f"unicode61 remove_diacritics {fold}"
     return f"porter {base}" if "stem" in mode else base
+
+
+def fts_row(crumb: str, text: str, language: str, mode: str) -> tuple[str, str, str]:
+    """What a passage puts in the FTS columns (breadcrumb, body, extra) for its note's
+    ``language`` under normalisation ``mode``."""
+    from curator.index import language as lang
+    from curator.index.segment import has_unspaced, index_terms
+
+    joined = f"{crumb}\n{text}"
+    extra = extra_terms(joined)
+    if has_unspaced(joined):
+        extra = f"{extra} {index_terms(joined)}"
+    if "stem" in mode and language != lang.ENGLISH:
+        crumb = lang.marked(crumb, language, whole=True)
+        text = lang.marked(text, language)
+    return crumb, text, extra
 
 
 def _parts(token: str) -> list[str]:
@@ -166,11 +191,21 @@ def fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
-def query_terms(query: str) -> list[str]:
-    """Terms for the lexical leg: each word, and for identifiers their parts and joined form."""
+def query_terms(query: str, languages: tuple[str, ...] = ("en",), mode: str = "fold+stem") -> list[str]:
+    """Terms for the lexical leg: each word, and for identifiers their parts and joined form;
+    when ``mode`` stems, each word's stem in every one of ``languages`` (the index's); a run of an
+    unspaced script as the phrase of its bigrams. Stop words of those languages are
+    dropped when the query has other words."""
+    from curator.index import language as lang
+    from curator.index.segment import RUN_RE
+    from curator.index.segment import query_terms as unspaced_terms
+
     terms: list[str] = []
     for m in WORD_RE.finditer(query):
         token = m.group(0)
+        if RUN_RE.search(token):
+            terms.extend(t if RUN_RE.search(t) else t.lower() for t in unspaced_terms(token))
+            continue
         terms.extend(p.lower() for p in PLAIN_RE.findall(token))
         if _is_compound(token):
             parts = _parts(token)
@@ -178,10 +213,34 @@ def query_terms(query: str) -> list[str]:
                 terms.extend(p.lower() for p in parts)
                 terms.append("".join(parts).lower())
     unique = list(dict.fromkeys(t for t in terms if t))
-    content = [t for t in unique if t not in STOPWORDS]
-    return content or unique
+    stops = lang.stopwords(languages)
+    content = [t for t in unique if t not in stops]
+    chosen = content or unique
+    others = [code for code in languages if code != lang.ENGLISH]
+    if "stem" not in mode or not others:
+        return chosen
+    # Notes in other languages are indexed as their words' marked stems in their language
+    # (``language.marked``): each query word is looked up that way too, in each such
+    # language of the index, beside itself (which FTS5's porter stems, for English notes).
+    # The same word has the same stem, so an exact word ("Templater") is always found.
+    words = [t for t in chosen if not RUN_RE.search(t)]
+    by_language = [dict(zip(words, lang.marked_words(words, code), strict=True)) for code in others]
+    out: list[str] = []
+    for t in chosen:
+        out.append(t)
+        if t in by_language[0]:
+            out.extend(dict.fromkeys(table[t] for table in by_language))
+    return out
 
 
 def fts_query(terms: list[str]) -> str:
-    """An FTS5 MATCH expression: every term quoted (no operators leak in), ORed."""
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+    """An FTS5 MATCH expression: every term quoted (no operators leak in), ORed; a term
+    ending in ``*`` (one character of an unspaced script) is a prefix query."""
+    from curator.index.segment import PREFIX
+
+    def quoted(t: str) -> str:
+        if t.endswith(PREFIX) and len(t) > 1:
+            return '"' + t[:-1].replace('"', '""') + '"*'
+        return '"' + t.replace('"', '""') + '"'
+
+    return " OR ".join(map(quoted, terms))

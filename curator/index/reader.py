@@ -79,7 +79,7 @@ def _refresh(app: App, index_dir: str) -> list[str]:
     if not stale:
         return []
     try:
-        report = reconcile.reconcile(vault, app.settings(), index_dir, lock_wait=0)
+        report = reconcile.reconcile(vault, app.settings(), index_dir, lock_wait=0, upgrade=False)
     except IndexUnwritable as e:
         return [f"{e.message}; results may lag behind the vault"]
     except IndexCorrupt:

@@ -148,7 +148,7 @@ def _full(
 ) -> None:
     # The full path's modules load here: an unchanged vault never needs them.
     from curator.index.documents import iter_jobs, prepare_all
-    from curator.index.writer import Writer, resolve_links
+    from curator.index.writer import Writer, resolve_links, save_languages
     from curator.vault.tree import GitView, classify
 
     db.writing(conn)
@@ -208,6 +208,7 @@ def _full(
             writer.delete(doc_id)
         report.removed += len(removed)
         resolve_links(conn)
+        save_languages(conn, writer.languages)
         conn.execute("DELETE FROM skips")
         for s in sorted([*classified.skips, *unreadable], key=lambda s: s.path):
             conn.execute(
@@ -296,6 +297,20 @@ def _embed(
         )
 
 
+def outdated(fp: dict[str, object]) -> str | None:
+    """What in ``fp`` an older Curator wrote (chunker or normalisation version), or None.
+
+    Passages chunked or tokenised the old way must never sit beside new ones in one
+    epoch: such an epoch is rebuilt, not written to."""
+    norm = fp.get("normalisation")
+    old: list[str] = []
+    if fp.get("chunker") != epochs.CHUNKER_VERSION:
+        old.append(f"chunker v{fp.get('chunker')}")
+    if not isinstance(norm, dict) or norm.get("version") != epochs.NORMALISATION_VERSION:
+        old.append(f"normalisation v{norm.get('version') if isinstance(norm, dict) else '?'}")
+    return ", ".join(old) or None
+
+
 def reconcile(
     vault: Vault,
     settings: Settings,
@@ -304,6 +319,7 @@ def reconcile(
     lock_wait: float = 60.0,
     sync: Collection[str] | bool = False,
     announce: Announce | None = None,
+    upgrade: bool = True,
 ) -> Report:
     """Reconcile the serving epoch and its sources; ``sync`` names sources to read even if
     their files did not change (True: all). IndexError_ when another indexer holds the
@@ -313,9 +329,12 @@ def reconcile(
     left the file's size and mtime alone (bit rot, a stray write) shows up as SQLite's own
     error halfway through: then the epoch is moved aside and the reconcile runs once more,
     which builds a new one.
+
+    An epoch an older Curator built is replaced by a new one when ``upgrade``; without it
+    (a search bringing the index up to date on the way) it is left alone and said so.
     """
     try:
-        return _reconcile(vault, settings, index_dir, progress, lock_wait, sync, announce)
+        return _reconcile(vault, settings, index_dir, progress, lock_wait, sync, announce, upgrade)
     except (apsw.Error, OSError) as e:
         _raise_unwritable(index_dir, e)
         if not db.is_corruption(e):
@@ -324,7 +343,7 @@ def reconcile(
     with epochs.writer_lock(index_dir, wait_seconds=lock_wait):
         ep = epochs.serving(index_dir)
         where = epochs.quarantine(ep) if ep is not None else None
-    report = _reconcile(vault, settings, index_dir, progress, lock_wait, sync, announce)
+    report = _reconcile(vault, settings, index_dir, progress, lock_wait, sync, announce, upgrade)
     if where:
         report.warnings.insert(0, f"the index was corrupt ({damage}); moved it to {where} and rebuilt it")
     return report
@@ -348,6 +367,7 @@ def _reconcile(
     lock_wait: float,
     sync: Collection[str] | bool,
     announce: Announce | None,
+    upgrade: bool = True,
 ) -> Report:
     started = time.perf_counter()
     report = Report()
@@ -374,6 +394,18 @@ def _reconcile(
                 where = epochs.quarantine(ep)
                 report.warnings.append(f"the index was corrupt ({e}); moved it to {where} and rebuilt it")
                 ep = None
+        old = outdated(db.get_json(conn, "fingerprint")) if conn is not None else None
+        if old is not None and conn is not None and not upgrade:
+            conn.close()
+            report.warnings.append(f"the index was built by an older Curator ({old}); run `curator index` to rebuild it")
+            report.fast = True
+            report.epoch = ep.id if ep is not None else ""
+            report.seconds = time.perf_counter() - started
+            return report
+        if old is not None and conn is not None:
+            conn.close()
+            report.warnings.append(f"the index was built by an older Curator ({old}); built a new epoch")
+            ep = conn = None
         if ep is None or conn is None:
             if configured is None:
                 raise EmbedderError(config_error)

@@ -13,7 +13,7 @@ import apsw
 
 from curator.index import sightings
 from curator.index.db import VAULT, VEC_DONE, VEC_NONE, VEC_PENDING, has_table
-from curator.index.normalise import extra_terms
+from curator.index.normalise import fts_row
 
 PassageRow = tuple[int, int, int, str, str]
 """(seq, start_line, end_line, breadcrumb, text): a chunker Passage is one."""
@@ -43,8 +43,10 @@ class DocInput:
     """(line, kind, target, heading) for links to notes."""
     hashes: list[str] = field(default_factory=list)
     """Each passage's content hash (worked out with the passages when empty)."""
-    extras: list[str] = field(default_factory=list)
-    """Each passage's identifier terms for the FTS ``extra`` column."""
+    fts: list[tuple[str, str, str]] = field(default_factory=list)
+    """Each passage's FTS columns (breadcrumb, body, extra), worked out by the writer when empty."""
+    language: str = "en"
+    """The note's language: how its words are stemmed."""
     text: str | None = None
     """A derived document's whole text (a source item has no file to read it from)."""
     cite_keys: list[str] = field(default_factory=list)
@@ -72,8 +74,13 @@ def text_hash(embed_text: str) -> str:
 
 class Writer:
     def __init__(self, conn: apsw.Connection, *, vectors: bool) -> None:
+        from curator.index.db import get_json
+
         self.conn = conn
         self.vectors = vectors
+        fp = get_json(conn, "fingerprint") or {}
+        self.mode: str = fp.get("normalisation", {}).get("mode", "fold+stem")
+        self.languages: set[str] = set()
         # Passage ids are handed out here so a document's rows go in with executemany.
         self.next_id = (conn.execute("SELECT max(id) FROM passages").fetchone()[0] or 0) + 1
         sightings.ensure(conn)
@@ -123,7 +130,8 @@ class Writer:
         c = self.conn
         texts = [f"{crumb}\n{text}" for _seq, _start, _end, crumb, text in doc.passages]
         hashes = doc.hashes or [text_hash(t) for t in texts]
-        extras = doc.extras or [extra_terms(t) for t in texts]
+        columns = doc.fts or [fts_row(crumb, text, doc.language, self.mode) for _s, _a, _b, crumb, text in doc.passages]
+        self.languages.add(doc.language)
         reused = sum(1 for h in hashes if h in reuse) if self.vectors else 0
         complete = 0 if self.vectors and reused < len(hashes) else 1
         row = (
@@ -165,7 +173,7 @@ class Writer:
                 if vec == VEC_DONE:
                     vecs.append((pid, reuse[h]))
             rows.append((pid, doc_id, seq, start, end, crumb, text, h, vec))
-            fts.append((pid, crumb, text, extras[n]))
+            fts.append((pid, *columns[n]))
         c.executemany(
             "INSERT INTO passages(id, doc_id, seq, start_line, end_line, breadcrumb, text, hash, vec) "
             "VALUES (?,?,?,?,?,?,?,?,?)",
@@ -189,6 +197,15 @@ class Writer:
             [(doc_id, line, kind, target, target.casefold(), heading) for line, kind, target, heading in doc.links],
         )
         return len(doc.passages), reused
+
+
+def save_languages(conn: apsw.Connection, written: set[str]) -> None:
+    """Add the languages of the notes just written to those the query side stems for."""
+    from curator.index.db import get_json, set_json
+
+    known = set(get_json(conn, "languages", []))
+    if not written <= known:
+        set_json(conn, "languages", sorted(known | written))
 
 
 def _keys(doc: DocInput) -> list[tuple[str, int]]:

@@ -14,9 +14,18 @@ WEIGHTS = (1.5, 1.0, 0.5)
 """bm25() column weights: breadcrumb (title and headings), body, identifier sub-words."""
 
 
+def terms_for(conn: apsw.Connection, query: str) -> list[str]:
+    """The query's terms as this epoch indexed words: its notes' languages, its normalisation."""
+    from curator.index import language
+    from curator.index.db import get_json
+
+    mode = (get_json(conn, "fingerprint") or {}).get("normalisation", {}).get("mode", "fold+stem")
+    return query_terms(query, language.of_index(conn), mode)
+
+
 def lexical(conn: apsw.Connection, query: str, filters: Filters, depth: int) -> Leg:
     leg = Leg("lexical")
-    terms = query_terms(query)
+    terms = terms_for(conn, query)
     if not terms:
         return leg
     rows = ranking.bm25(conn, fts_query(terms), WEIGHTS, filters, depth)
@@ -38,7 +47,7 @@ def vector(conn: apsw.Connection, query_vec: bytes, filters: Filters, depth: int
 def links(conn: apsw.Connection, seeds: list[int], filters: Filters, query: str, depth: int) -> Leg:
     """Notes one link away from the top hits, ranked by how many of them point there."""
     leg = Leg("links")
-    terms = query_terms(query)
+    terms = terms_for(conn, query)
     match = fts_query(terms) if terms else None
     for doc_id, count in ranking.linked_documents(conn, seeds, filters, depth):
         # The neighbour's passage that best matches the query, else its first.

@@ -59,7 +59,15 @@ class Note:
 
     @property
     def created(self) -> str | None:
-        return to_iso(self.meta.get("created") or self.meta.get("date"))
+        return self.date(("created", "date"))
+
+    def date(self, keys: tuple[str, ...]) -> str | None:
+        """The note's date: the first of ``keys`` (notes.date_keys) its frontmatter has, as ISO text."""
+        for key in keys:
+            value = to_iso(self.meta.get(key))
+            if value:
+                return value
+        return None
 
 
 def _str_list(value: Any) -> list[str]:

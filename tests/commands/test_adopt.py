@@ -48,8 +48,15 @@ def test_adopt_stages_one_proposal_that_touches_only_the_kp_id_line(existing: Gi
     before = {p: existing.read(p) if not p.endswith("bom.md") else None for p in BODIES}
     data = _adopt(cli, existing)
     adopted = {a["path"]: a["kp_id"] for a in data["adopted"]}
-    assert set(adopted) == {"plain.md", "with-meta.md", "crlf.md", "empty-meta.md", "no-newline.md",
-                            "deep/nested/page.md", "bom.md"}
+    assert set(adopted) == {
+        "plain.md",
+        "with-meta.md",
+        "crlf.md",
+        "empty-meta.md",
+        "no-newline.md",
+        "deep/nested/page.md",
+        "bom.md",
+    }
     assert all(is_fresh_kp_ulid(k) for k in adopted.values())
     skipped = {s["path"]: s["reason"] for s in data["skipped"]}
     assert set(skipped) == {"broken.md", "unclosed.md", "bad-id.md"}
@@ -65,10 +72,16 @@ def test_adopt_stages_one_proposal_that_touches_only_the_kp_id_line(existing: Gi
     assert log[0].startswith("Adopt 7 notes") and log[1] == "an existing vault"
     after = {p: (existing.root / p).read_bytes() for p in adopted}
     assert after["plain.md"] == f"---\nkp_id: {adopted['plain.md']}\n---\n# Plain\n\nNo frontmatter at all.\n".encode()
-    assert after["with-meta.md"] == (
-        f"---\ntitle: Kept  # a comment\ntags: [a, b]\nkp_id: {adopted['with-meta.md']}\n---\nBody **kept**.\n"
-    ).encode()
-    assert after["crlf.md"] == f"---\r\ntitle: Windows\r\nkp_id: {adopted['crlf.md']}\r\n---\r\nLine one\r\nLine two\r\n".encode()
+    assert (
+        after["with-meta.md"]
+        == (
+            f"---\ntitle: Kept  # a comment\ntags: [a, b]\nkp_id: {adopted['with-meta.md']}\n---\nBody **kept**.\n"
+        ).encode()
+    )
+    assert (
+        after["crlf.md"]
+        == f"---\r\ntitle: Windows\r\nkp_id: {adopted['crlf.md']}\r\n---\r\nLine one\r\nLine two\r\n".encode()
+    )
     assert after["no-newline.md"].endswith(b"---\njust text without a final newline")
     assert after["bom.md"].startswith(b"\xef\xbb\xbf---\ntitle: Bom\nkp_id: ")
     for p in adopted:
@@ -83,7 +96,9 @@ def test_adopt_twice_stages_nothing_the_second_time(existing: GitVault, cli) -> 
     first = _adopt(cli, existing)
     again = _adopt(cli, existing)
     assert again["staged"] is None and again["adopted"] == []
-    pending = {s["path"] for s in again["skipped"] if s["reason"] == f"already changed by pending proposal {first['staged']}"}
+    pending = {
+        s["path"] for s in again["skipped"] if s["reason"] == f"already changed by pending proposal {first['staged']}"
+    }
     assert len(pending) == 7
     assert cli("--vault", existing.root, "apply", first["staged"], "--yes").code == 0
     third = cli("--vault", existing.root, "adopt")

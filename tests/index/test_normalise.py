@@ -9,12 +9,32 @@ def test_identifiers_get_sub_words_and_joined_form() -> None:
 
 
 def test_query_terms_match_the_document_side() -> None:
-    assert query_terms("getUserName") == ["getusername", "get", "user", "name"]
-    assert query_terms("busy_timeout") == ["busy", "timeout", "busytimeout"]
+    assert query_terms("getUserName", mode="fold") == ["getusername", "get", "user", "name"]
+    assert query_terms("busy_timeout", mode="fold") == ["busy", "timeout", "busytimeout"]
+    assert query_terms("why is the database locked", mode="fold") == ["database", "locked"]
+    assert query_terms("the", mode="fold") == ["the"]  # only stop words: keep them
+    # English words go to FTS5's porter as they are; for notes in other languages each
+    # word is also looked up as its marked stem in that language
     assert query_terms("why is the database locked") == ["database", "locked"]
-    assert query_terms("the") == ["the"]  # only stop words: keep them
+    assert query_terms("Einstellungen laden", ("en", "de")) == ["einstellungen", "einstell0", "laden", "lad0"]
+    # a language without a stemmer among the notes': the word marked as it is
+    assert query_terms("Templater", ("en", "zh")) == ["templater", "templater0"]
+
+
+def test_notes_in_other_languages_are_stemmed_by_their_rules_and_marked() -> None:
+    from curator.index.normalise import fts_row
+
+    crumb, body, _extra = fts_row("Einstellungen", "Die Dateien werden geladen.", "de", "fold+stem")
+    assert (crumb, body) == ("einstell0", "die0 datei0 werd0 gelad0")
+    assert fts_row("Settings", "Files are loaded.", "en", "fold+stem")[:2] == ("Settings", "Files are loaded.")
+    assert fts_row("Einstellungen", "geladen", "de", "fold")[:2] == ("Einstellungen", "geladen")  # no stemming
+
+
+def test_query_stop_words_follow_the_index_languages() -> None:
+    assert query_terms("die Einstellungen", ("en",), mode="fold") == ["die", "einstellungen"]
+    assert query_terms("die Einstellungen", ("en", "de"), mode="fold") == ["einstellungen"]
 
 
 def test_fts_syntax_is_neutralised() -> None:
-    q = fts_query(query_terms('foo:bar "NEAR" * -x AND (y)'))
+    q = fts_query(query_terms('foo:bar "NEAR" * -x AND (y)', mode="fold"))
     assert q == '"foo" OR "bar" OR "near" OR "x" OR "y"'

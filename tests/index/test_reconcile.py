@@ -144,3 +144,27 @@ def test_search_reconciles_a_stale_index_first(example_vault: GitVault, cli) -> 
     r = cli("--vault", example_vault.root, "search", "zymurgy", "--mode", "lexical")
     assert r.code == 0 and "notes/fresh.md" in r.out
     assert "reconciled first" in r.err
+
+
+def test_an_epoch_an_older_curator_built_is_rebuilt_never_mixed(vault: GitVault, cli) -> None:
+    import apsw
+
+    vault.write(".kp/config.yaml", "embedder:\n  provider: none\n")
+    vault.commit()
+    _index(cli, vault.root)
+    old = _epoch_file(vault.root)
+    conn = apsw.Connection(str(old))
+    fp = json.loads(conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()[0])
+    fp["normalisation"]["version"] = 1  # as an older Curator wrote it
+    with conn:
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'fingerprint'", (json.dumps(fp, sort_keys=True),))
+    conn.close()
+    vault.write("notes/gamma.md", "# Gamma\n\nNew words.\n")
+    # a search brings the index up to date on the way: it leaves the old epoch alone and says so
+    r = cli("--vault", vault.root, "search", "Gamma", "--mode", "lexical")
+    assert "built by an older Curator (normalisation v1)" in r.err and "run `curator index`" in r.err
+    assert _epoch_file(vault.root) == old
+    # `curator index` builds a new epoch from scratch rather than writing into the old one
+    report = _index(cli, vault.root)
+    assert any("built by an older Curator (normalisation v1); built a new epoch" in w for w in report["warnings"])
+    assert report["indexed"] == 3 and _epoch_file(vault.root) != old and not old.exists()

@@ -1,0 +1,75 @@
+"""Words inside sentences of scripts written without spaces: Chinese, Japanese, Korean,
+Thai, Lao, Khmer and Myanmar.
+
+FTS5's unicode61 tokenizer splits at spaces and punctuation, so a Chinese sentence is
+one token and no word inside it can be found. Each run of such a script is indexed
+again as overlapping character bigrams, as Lucene's CJK analyser does
+(``全文检索`` → ``全文 文检 检索``), plus its last character alone; a query's run
+becomes the phrase of its bigrams, so ``文检索`` matches inside any sentence holding
+it, and a query of one character matches as a prefix of the bigrams.
+
+Bigrams rather than a dictionary segmenter (jieba, tinysegmenter, pythainlp): they
+need no dictionary, treat every script the same, never miss a word a dictionary lacks,
+and cost one regular expression and a join per passage; a dictionary segmenter
+would cost more per character than the rest of indexing together.
+"""
+
+from __future__ import annotations
+
+import re
+
+UNSPACED = (
+    "\u0e00-\u0e7f"  # Thai
+    "\u0e80-\u0eff"  # Lao
+    "\u1000-\u109f"  # Myanmar
+    "\u1100-\u11ff"  # Hangul Jamo
+    "\u1780-\u17ff\u19e0-\u19ff"  # Khmer
+    "\u3040-\u30ff\u31f0-\u31ff"  # Hiragana, Katakana
+    "\u3130-\u318f"  # Hangul compatibility Jamo
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # Han
+    "\uac00-\ud7af"  # Hangul syllables
+    "\uff66-\uff9f"  # half-width Katakana
+    "\U00020000-\U0002fa1f"  # Han extensions
+)
+RUN_RE = re.compile(f"[{UNSPACED}]+")
+PREFIX = "*"
+"""A query term ending with this is a prefix query (one character of an unspaced script)."""
+
+
+def has_unspaced(text: str) -> bool:
+    # Most text is ASCII, or Latin with typographic punctuation: its distinct characters
+    # are few, and looking at those is several times faster than a regex over the text.
+    if text.isascii():
+        return False
+    return any(c >= "\u0e00" and RUN_RE.match(c) for c in set(text))
+
+
+def bigrams(run: str) -> list[str]:
+    """Overlapping pairs of ``run``, then its last character (so one character is findable)."""
+    if len(run) == 1:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)] + [run[-1]]
+
+
+def index_terms(text: str) -> str:
+    """The bigram tokens of every unspaced run in ``text``, space-separated ('' for none)."""
+    return " ".join(" ".join(bigrams(m.group(0))) for m in RUN_RE.finditer(text))
+
+
+def query_terms(token: str) -> list[str]:
+    """Query terms for a word holding unspaced runs: a phrase of bigrams for each run of two
+    or more characters, a prefix term for a run of one; the spaced parts as they are."""
+    terms: list[str] = []
+    last = 0
+    for m in RUN_RE.finditer(token):
+        if m.start() > last:
+            terms.append(token[last : m.start()])
+        run = m.group(0)
+        if len(run) == 1:
+            terms.append(run + PREFIX)
+        else:
+            terms.append(" ".join(run[i : i + 2] for i in range(len(run) - 1)))
+        last = m.end()
+    if last < len(token):
+        terms.append(token[last:])
+    return [t for t in terms if t.strip()]
