@@ -103,8 +103,6 @@ def plan(app: App) -> Plan:
 def run(app: App, dry_run: bool) -> int:
     from curator.proposals import stage
     from curator.proposals.lock import vault_lock
-    from curator.validator import validate_proposal
-    from curator.validator.state import RepoState
 
     vault = app.vault()
     with vault_lock(vault, "adopt"):
@@ -112,10 +110,10 @@ def run(app: App, dry_run: bool) -> int:
         staged_id: str | None = None
         report = None
         if p.drafts and not dry_run:
-            base = stage.head_commit(vault)
             n = len(p.drafts)
-            ulid, staging = stage.write(
+            staged = stage.stage(
                 vault,
+                app.settings(),
                 p.drafts,
                 title=f"Adopt {n} note{'s' if n != 1 else ''}: give each a minted kp_id",
                 rationale=(
@@ -124,14 +122,10 @@ def run(app: App, dry_run: bool) -> int:
                     "in any file changes."
                 ),
                 author=stage.default_author(vault),
-                base=base,
+                base=stage.head_commit(vault),
             )
-            report = validate_proposal(RepoState(vault, app.settings()), stage.load_staging(vault, staging, ulid))
-            if report.ok:
-                stage.publish(vault, ulid, staging)
-                staged_id = ulid
-            else:
-                stage.discard(staging)
+            report = staged.report
+            staged_id = staged.id if staged.ok else None
     ok = report is None or report.ok
     if app.json:
         output.emit_json(
