@@ -15,7 +15,13 @@ if TYPE_CHECKING:
 
 def resolve_ref(app: App, ref: str) -> str:
     """The vault path of the note ``ref`` names (kp_id, path, title or alias); vault notes only."""
-    from curator.index import refs
+    return resolve_ref_with_others(app, ref)[0]
+
+
+def resolve_ref_with_others(app: App, ref: str) -> tuple[str, list[str]]:
+    """The vault path of the note ``ref`` names, and the other notes it also names (a file
+    name several folders hold): the one link resolver picks the nearest the top of the vault."""
+    from curator.index import reading, refs
 
     vault, settings = app.vault(), app.settings()
     try:
@@ -23,9 +29,11 @@ def resolve_ref(app: App, ref: str) -> str:
 
         conn = open_serving(app).conn
     except CuratorError:  # no index (or a broken one): only paths can be read
-        return refs.resolve(vault, settings, ref, None)
+        return refs.resolve(vault, settings, ref, None), []
     try:
-        return refs.resolve(vault, settings, ref, conn)
+        path = refs.resolve(vault, settings, ref, conn)
+        others = [] if path == ref.strip().removeprefix("./") else [p for p in reading.lookup(conn, ref) if p != path]
+        return path, others
     finally:
         conn.close()
 
@@ -56,6 +64,11 @@ def source_item(app: App, ref: str, page: int = 1) -> ItemPage | None:
         conn.close()
 
 
+def say_others(ref: str, path: str, others: list[str]) -> None:
+    if others:
+        output.note(f"{ref!r} also names {', '.join(map(output.safe_path, others))}; this is {output.safe_path(path)}")
+
+
 def run(app: App, ref: str, page: int) -> int:
     from curator.errors import UsageError
     from curator.index import refs
@@ -73,12 +86,15 @@ def run(app: App, ref: str, page: int) -> int:
         for i, text in enumerate(item.lines):
             output.line(f"{item.start_line + i:>{width}}  {text}")
         return 0
-    path = resolve_ref(app, ref)
+    path, others = resolve_ref_with_others(app, ref)
     got = refs.read_page(app.vault(), path, page)
     if app.json:
         data = got.to_json()
+        if others:
+            data["candidates"] = others
         output.emit_json(data)
         return 0
+    say_others(ref, path, others)
     output.line(f"{output.safe_path(got.path)}  {got.kp_id or '(no kp_id)'}  page {got.page}/{got.pages}")
     width = len(str(got.end_line))
     for i, text in enumerate(got.lines):

@@ -12,13 +12,19 @@ from curator.errors import NotFound
 
 
 def collect(app: App, ref: str) -> tuple[dict[str, Any], list[str]]:
-    from curator.commands.read import resolve_ref, source_item
+    from curator.commands.read import resolve_ref_with_others, say_others, source_item
     from curator.index import reading
     from curator.index.db import VAULT
     from curator.index.reader import open_serving
 
     item = source_item(app, ref)
-    path, source = (item.ref, item.source) if item is not None else (resolve_ref(app, ref), VAULT)
+    others: list[str] = []
+    if item is not None:
+        path, source = item.ref, item.source
+    else:
+        (path, others), source = resolve_ref_with_others(app, ref), VAULT
+        if not app.json:
+            say_others(ref, path, others)
     opened = open_serving(app)
     try:
         rel = reading.relations(opened.conn, path, source=source)
@@ -26,7 +32,10 @@ def collect(app: App, ref: str) -> tuple[dict[str, Any], list[str]]:
         opened.conn.close()
     if rel is None:
         raise NotFound(f"{path} is not in the index", hint="run `curator index`")
-    return dataclasses.asdict(rel), opened.warnings
+    data = dataclasses.asdict(rel)
+    if others:
+        data["candidates"] = others
+    return data, opened.warnings
 
 
 def run(app: App, ref: str) -> int:
@@ -39,10 +48,17 @@ def run(app: App, ref: str) -> int:
     report_warnings(warnings)
     ident = "" if data["kp_id"] == data["path"] else f"  {data['kp_id'] or '(no kp_id)'}"
     output.line(f"{output.safe_path(data['path'])}{ident}  {data['title']}")
-    for key, label in (("links", "links to"), ("backlinks", "linked from")):
-        output.line(f"{label} ({len(data[key])}):")
-        for n in data[key]:
-            output.line(f"  {output.safe_path(n['path'])}:{n['line']}  {n['title']}")
+    # A link's line is in the note that holds it: "line N →" for this note's own links,
+    # path:line for the notes linking here.
+    output.line(f"links to ({len(data['links'])}):")
+    for n in data["links"]:
+        where = output.safe_path(n["path"]) + (f":{n['target_line']}" if n["target_line"] else "")
+        anchor = f" #{n['anchor']}" if n["anchor"] else ""
+        also = f"  (also named: {', '.join(map(output.safe_path, n['candidates']))})" if n["candidates"] else ""
+        output.line(f"  line {n['line']} → {where}{anchor}  {n['title']}{also}")
+    output.line(f"linked from ({len(data['backlinks'])}):")
+    for n in data["backlinks"]:
+        output.line(f"  {output.safe_path(n['path'])}:{n['line']}  {n['title']}")
     output.line(f"unresolved ({len(data['unresolved'])}):")
     for u in data["unresolved"]:
         output.line(f"  line {u['line']}: [[{u['target']}]]")

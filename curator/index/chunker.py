@@ -10,9 +10,12 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from curator.vault.markdown import code_flags, heading, heading_lines
+from curator.vault.links import display
+from curator.vault.markdown import code_flags, has_comments, heading, heading_lines, strip_comments
 
-CHUNKER_VERSION = 1
+CHUNKER_VERSION = 2
+"""2: comments left out; link text in breadcrumbs; a heading alone joins what it heads; a
+note with nothing but a title is one passage."""
 MAX_CHARS = 1500
 """A section longer than this is split; about the 256 word pieces the local model reads."""
 SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
@@ -125,6 +128,8 @@ def chunk(
         raw.pop()
     if code is None:
         code = code_flags(raw, body)
+    if has_comments(body):
+        raw = strip_comments(raw, code)  # %% comments %% and <!-- comments --> are not text
     folded_title = title.casefold()
     stack: list[tuple[int, str]] = []
     bounds: list[tuple[str, int, int, bool]] = []
@@ -136,7 +141,7 @@ def chunk(
         if h is None:
             continue
         bounds.append((crumb, start, i, titled))
-        level, text = h
+        level, text = h[0], display(h[1])
         while stack and stack[-1][0] >= level:
             stack.pop()
         stack.append((level, text))
@@ -155,7 +160,17 @@ def chunk(
             a += 1
         while b > a and not code[b - 1] and not raw[b - 1].strip():
             b -= 1
-        for s, e, text in _section(raw, code, a, b):
-            if text.strip():
-                passages.append(Passage(len(passages), first_line + s, first_line + e, crumb, text))
+        pieces = [p for p in _section(raw, code, a, b) if p[2].strip()]
+        for n, (s, e, text) in enumerate(pieces):
+            if titled and s == e == a and n + 1 < len(pieces):
+                # A heading alone (its section was split after it) joins what it heads.
+                _ns, ne, _ = pieces[n + 1]
+                pieces[n + 1] = (s, ne, "\n".join(raw[s : ne + 1]))
+                continue
+            passages.append(Passage(len(passages), first_line + s, first_line + e, crumb, text))
+    if not passages:
+        # A note with nothing but its title heading (what `curator new` writes) is still found by it.
+        line = next((i for i, t in enumerate(raw) if t.strip() and not code[i]), None)
+        if line is not None:
+            passages.append(Passage(0, first_line + line, first_line + line, title, raw[line]))
     return passages

@@ -55,6 +55,13 @@ class LinkedNote:
     kp_id: str | None
     title: str
     line: int
+    """The line in the linking note."""
+    anchor: str | None = None
+    """What followed ``#`` in the link: a heading, or ``^block-id``."""
+    target_line: int | None = None
+    """The line of the linked note that the anchor names, when found."""
+    candidates: list[str] = field(default_factory=list)
+    """Other notes the link's target also names (the linked one was nearest)."""
 
 
 @dataclass(frozen=True)
@@ -104,13 +111,23 @@ def document(conn: apsw.Connection, path: str, source: str = VAULT) -> Document 
 
 
 def lookup(conn: apsw.Connection, ref: str, source: str = VAULT) -> list[str]:
-    """Paths of the documents ``ref`` names (kp_id, path, stem, title, alias; best first)."""
+    """Paths of the documents ``ref`` names, best first, by the one link resolver (kp_id,
+    path, file name, alias, then title; the nearest the top of the vault first)."""
+    if source == VAULT:
+        from curator.index import linkgraph
+
+        return list(linkgraph.lookup(conn, ref).candidates)
     rows = conn.execute(
         "SELECT d.path FROM doc_keys k JOIN documents d ON d.id = k.doc_id WHERE k.key = ? AND d.source = ? "
         "ORDER BY k.rank, length(d.path), d.path",
         (ref.casefold(), source),
     )
     return list(dict.fromkeys(r[0] for r in rows))
+
+
+def dated_documents(conn: apsw.Connection) -> int:
+    """How many documents carry a date (what --since and --until compare)."""
+    return int(conn.execute("SELECT count(*) FROM documents WHERE date IS NOT NULL").fetchone()[0])
 
 
 _PASSAGE = (
@@ -151,22 +168,24 @@ def relations(conn: apsw.Connection, path: str, limit: int = 20, source: str = V
     if doc is None:
         return None
     rel = Relations(doc.path, doc.kp_id, doc.title)
-    rel.links = [
-        LinkedNote(*r)
-        for r in conn.execute(
-            "SELECT d.path, d.kp_id, d.title, l.line FROM links l JOIN documents d ON d.id = l.dst "
-            "WHERE l.src = ? ORDER BY l.line, d.path",
-            (doc.id,),
-        )
-    ]
-    rel.backlinks = [
-        LinkedNote(*r)
-        for r in conn.execute(
-            "SELECT d.path, d.kp_id, d.title, l.line FROM links l JOIN documents d ON d.id = l.src "
-            "WHERE l.dst = ? ORDER BY d.path, l.line",
-            (doc.id,),
-        )
-    ]
+    from curator.index import linkgraph
+
+    graph = None
+    for p, k, t, line, target, kind, anchor, dst in conn.execute(
+        "SELECT d.path, d.kp_id, d.title, l.line, l.target, l.kind, l.heading, l.dst FROM links l "
+        "JOIN documents d ON d.id = l.dst WHERE l.src = ? ORDER BY l.line, d.path",
+        (doc.id,),
+    ):
+        graph = graph or linkgraph.load(conn)
+        found = graph.resolver.resolve_target(target, doc.path, relative=kind == "markdown")
+        others = [c for c in found.candidates if c != p]
+        rel.links.append(LinkedNote(p, k, t, line, anchor, linkgraph.anchor_line(conn, dst, anchor), others))
+    for p, k, t, line, anchor in conn.execute(
+        "SELECT d.path, d.kp_id, d.title, l.line, l.heading FROM links l JOIN documents d ON d.id = l.src "
+        "WHERE l.dst = ? ORDER BY d.path, l.line",
+        (doc.id,),
+    ):
+        rel.backlinks.append(LinkedNote(p, k, t, line, anchor, linkgraph.anchor_line(conn, doc.id, anchor)))
     rel.unresolved = [
         Unresolved(*r)
         for r in conn.execute(

@@ -168,14 +168,25 @@ def _full(
     relink = db.get_meta(conn, "links.version") != str(LINKS_VERSION)
     if relink:
         known = {p: (i, s, m, None) for p, (i, s, m, _b) in known.items()}
+    # Settings that change what a note's bytes become (its date, its language) make every
+    # note be read again when they change, though no file did.
+    derived = {
+        "date_keys": list(settings.notes.date_keys),
+        "language": settings.index.language,
+        "languages": settings.index.languages,
+    }
+    reread = db.get_json(conn, "derived") != derived
     todo: list[FileStat] = [
-        f for f in classified.notes if relink or f.path not in known or known[f.path][1:3] != (f.size, f.mtime_ns)
+        f
+        for f in classified.notes
+        if relink or reread or f.path not in known or known[f.path][1:3] != (f.size, f.mtime_ns)
     ]
     report.unchanged = len(classified.notes) - len(todo)
     reuse = writer.reusable([known[f.path][0] for f in todo if f.path in known] + removed)
     unreadable: list[Skip] = []
     jobs = iter_jobs(
-        vault.root, ((f.path, f.size, f.mtime_ns, known[f.path][3] if f.path in known else None) for f in todo)
+        vault.root,
+        ((f.path, f.size, f.mtime_ns, known[f.path][3] if f.path in known and not reread else None) for f in todo),
     )
     by_path = {f.path: f for f in todo}
     results = prepare_all(jobs, settings)
@@ -216,6 +227,7 @@ def _full(
                 (s.path, s.reason, s.size, s.mtime_ns),
             )
         db.set_json(conn, "walk.pruned", classified.ignored_dirs)
+        db.set_json(conn, "derived", derived)
         db.set_json(conn, "walk.sentinels", sentinels)
         db.set_meta(conn, "links.version", str(LINKS_VERSION))
 

@@ -239,27 +239,9 @@ def resolve_links(conn: apsw.Connection) -> int:
     A note wins over a source item of the same reference (a producer may give its notes
     the ids of the items they render, zotero:ITEMKEY).
     """
-    from curator.vault.resolve import Resolver, Target
+    from curator.index import linkgraph
 
-    aliases: dict[int, list[str]] = {}
-    cites: dict[str, int] = {}
-    for doc_id, key, rank in conn.execute(f"SELECT doc_id, key, rank FROM doc_keys WHERE rank IN (4, {CITE_RANK})"):
-        if rank == CITE_RANK:
-            cites.setdefault(key, doc_id)
-        else:
-            aliases.setdefault(doc_id, []).append(key)
-    by_path: dict[str, int] = {}
-    targets: list[Target] = []
-    other_ids: dict[str, int] = {}
-    for doc_id, source, path, kp_id, title in conn.execute(
-        "SELECT id, source, path, kp_id, title FROM documents ORDER BY id"
-    ):
-        if source == VAULT:
-            by_path[path] = doc_id
-            targets.append(Target(path, kp_id, title, tuple(aliases.get(doc_id, ()))))
-        elif kp_id:
-            other_ids.setdefault(kp_id.casefold(), doc_id)
-    resolver = Resolver(targets)
+    graph = linkgraph.load(conn)
     cache: dict[tuple[str, str, str], int | None] = {}
     changes: list[tuple[int | None, int]] = []
     for rowid, src_path, kind, target, dst in conn.execute(
@@ -268,10 +250,10 @@ def resolve_links(conn: apsw.Connection) -> int:
         key = (posixpath.dirname(src_path), target, kind)
         if key not in cache:
             if kind == "cite":
-                cache[key] = cites.get(target.casefold())
+                cache[key] = graph.cites.get(target.casefold())
             else:
-                found = resolver.resolve_target(target, src_path, relative=kind == "markdown").path
-                cache[key] = by_path[found] if found is not None else other_ids.get(target.casefold())
+                found = graph.resolver.resolve_target(target, src_path, relative=kind == "markdown").path
+                cache[key] = graph.ids[found] if found is not None else graph.other_ids.get(target.casefold())
         if cache[key] != dst:
             changes.append((cache[key], rowid))
     conn.executemany("UPDATE links SET dst = ? WHERE rowid = ?", changes)

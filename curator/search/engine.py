@@ -12,7 +12,7 @@ from curator.errors import EmbedderError, UsageError
 from curator.index import db, reading
 from curator.search import legs as legs_mod
 from curator.search.filters import Filters, Leg
-from curator.search.fuse import cosine, mmr, rrf
+from curator.search.fuse import cosine, keep_agreement, mmr, rrf
 from curator.search.snippet import snippet
 
 MODES = ("hybrid", "lexical", "vector")
@@ -149,6 +149,11 @@ class Searcher:
         # One leg needs no more than k (the floor only looks at the best); fusion needs depth.
         depth = depth or (k if mode != "hybrid" and not links else max(100, 5 * k))
         result = Result(query, mode, self.epoch, [])
+        if (filters.since or filters.until) and not reading.dated_documents(self.conn):
+            result.warnings.append(
+                "no note has a date (the frontmatter keys in notes.date_keys, default created and date), "
+                "so --since/--until match nothing"
+            )
         ran: list[Leg] = []
         if mode in ("hybrid", "lexical"):
             ran.append(legs_mod.lexical(self.conn, query, filters, depth))
@@ -170,8 +175,9 @@ class Searcher:
         fused = rrf(ran)
         if links:
             seeds = [pid for pid, _ in fused[: max(5, k)]]
+            base = [leg for leg in ran if leg.name in ("lexical", "vector")]
             ran.append(legs_mod.links(self.conn, seeds, filters, query, depth))
-            fused = rrf(ran)
+            fused = keep_agreement(rrf(ran), base)
         return result, fused, ran
 
     def _similarity(self, a: int, b: int) -> float:

@@ -23,6 +23,45 @@ def rrf(legs: Sequence[Leg]) -> list[tuple[int, float]]:
     return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
+def keep_agreement(fused: list[tuple[int, float]], base: Sequence[Leg]) -> list[tuple[int, float]]:
+    """``fused`` reordered as little as possible so that no hit sits below one that every
+    leg of ``base`` (lexical and vector) ranks lower: the link leg may lift a neighbour
+    among hits the two legs disagree on, never over one they both prefer.
+
+    A hit goes out in fused order once every hit that dominates it (ranked higher by each
+    base leg) has gone out. Scores keep their fused values, so they may no longer descend.
+    """
+    if len(base) < 2 or len(fused) < 2:
+        return fused
+    ranks = [{pid: r for r, (pid, _s) in enumerate(leg.ranked)} for leg in base]
+    missing = max(len(leg.ranked) for leg in base) + 1
+    places = [tuple(t.get(pid, missing) for t in ranks) for pid, _ in fused]
+    n = len(fused)
+    # below[a]: the hits a dominates; blockers[b]: how many hits dominate b.
+    below: list[list[int]] = [[] for _ in range(n)]
+    blockers = [0] * n
+    for a in range(n):
+        pa = places[a]
+        for b in range(n):
+            if a != b and all(x < y for x, y in zip(pa, places[b], strict=True)):
+                below[a].append(b)
+                blockers[b] += 1
+    out: list[tuple[int, float]] = []
+    done = [False] * n
+    start = 0
+    for _ in range(n):
+        i = start
+        while done[i] or blockers[i]:
+            i += 1  # domination is a strict partial order: some hit is always free
+        done[i] = True
+        out.append(fused[i])
+        for b in below[i]:
+            blockers[b] -= 1
+        while start < n and done[start]:
+            start += 1
+    return out
+
+
 def cosine(a: bytes, b: bytes) -> float:
     n = len(a) // 4
     va, vb = struct.unpack(f"{n}f", a), struct.unpack(f"{n}f", b)

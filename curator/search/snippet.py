@@ -12,10 +12,17 @@ _SPACE = re.compile(r"\s+")
 
 
 def snippet(text: str, query: str) -> str:
-    flat = _SPACE.sub(" ", text).strip()
+    """Up to WIDTH characters of ``text`` around the query's words, links shown as their text."""
+    from curator.index.segment import RUN_RE
+    from curator.vault.links import display
+
+    flat = _SPACE.sub(" ", display(text)).strip()
     if len(flat) <= WIDTH:
         return flat
-    terms = [t[:6] for t in query_terms(query) if len(t) > 2]
+    # The words as typed (a stem may not be a prefix of what the text holds), cut to a
+    # prefix so inflected forms are found; runs of unspaced scripts as they are.
+    terms = [t[:6] for t in query_terms(query, mode="fold") if len(t) > 2 and not RUN_RE.search(t)]
+    terms += RUN_RE.findall(query)
     hay = (flat if flat.isascii() else fold(flat)).lower()
     best = 0
     if terms and len(hay) == len(flat):

@@ -187,3 +187,23 @@ def citations(
             if key:
                 found.append(Link(f"@{key}", "cite", first_line + offset, raw=m.group(0)))
     return found
+
+
+def _shown(m: re.Match[str]) -> str:
+    link = _wikilink(m.group(2), False, 0, "")
+    if link is None:
+        inner = m.group(2).replace("\\|", "|")
+        return inner.split("|", 1)[1].strip() if "|" in inner else inner.lstrip("#").strip()
+    return link.text
+
+
+def display(text: str) -> str:
+    """``text`` as a reader sees it: link text instead of link markup (``[[a|b]]`` → ``b``,
+    ``[[a#H]]`` → ``a > H``, ``[t](x.md)`` → ``t``), for titles, breadcrumbs and snippets."""
+    if "[" not in text:
+        return text
+    if "[[" in text:
+        text = WIKILINK_RE.sub(_shown, text)
+    if "](" in text:
+        text = MDLINK_RE.sub(lambda m: m.group(2), text)
+    return text

@@ -112,7 +112,9 @@ def _first_heading(body: str) -> str | None:
             continue
         h = heading(line)
         if h and h[0] == 1:
-            return h[1]
+            from curator.vault.links import display
+
+            return display(h[1])
     return None
 
 

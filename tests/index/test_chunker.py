@@ -58,3 +58,32 @@ def test_passages_are_exactly_their_lines(lines: list[str]) -> None:
         else:
             assert span == p.text  # exactly the cited lines
         assert p.text.strip()
+
+
+def test_a_heading_alone_joins_the_section_it_heads() -> None:
+    long_paragraph = " ".join(["A sentence about the setup of the tool."] * 45)  # one line over MAX_CHARS
+    body = f"# Doc\n\nIntro.\n\n## Setup\n\n{long_paragraph}\n"
+    ps = chunk(body, 1, "Doc")
+    assert ps[0].breadcrumb == "Doc"
+    assert not any(p.text.strip() == "## Setup" for p in ps)
+    setup = [p for p in ps if p.breadcrumb == "Doc › Setup"]
+    assert setup[0].start_line == 5 and setup[0].text.startswith("## Setup\n\nA sentence")
+
+
+def test_comments_are_not_text_and_links_read_as_their_text() -> None:
+    body = (
+        "# Doc\n\nVisible %% hidden words %% text.\n<!-- an html\ncomment --> after\n\n"
+        "## See [[Target page|the target]]\n\nBody.\n```\n%% code keeps this %%\n```\n"
+    )
+    ps = chunk(body, 1, "Doc")
+    joined = "\n".join(p.text for p in ps)
+    assert "hidden" not in joined and "html" not in joined and "Visible  text." in joined and "after" in joined
+    assert "%% code keeps this %%" in joined
+    assert ps[-1].breadcrumb == "Doc › See the target"
+    assert [(p.start_line, p.end_line) for p in ps] == [(1, 5), (7, 12)]
+
+
+def test_a_note_with_only_its_title_is_one_passage() -> None:
+    (p,) = chunk("# Weekly review\n\n", 5, "Weekly review")
+    assert (p.start_line, p.end_line, p.text, p.breadcrumb) == (5, 5, "# Weekly review", "Weekly review")
+    assert chunk("\n\n", 5, "Empty") == []

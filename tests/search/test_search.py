@@ -151,3 +151,19 @@ def test_a_lexical_only_index_says_so_on_every_surface(example_vault: GitVault, 
     assert data["mode"] == "lexical" and any("lexical results only" in w for w in data["warnings"])
     assert "embedder none: lexical search only" in cli("--vault", example_vault.root, "status").out
     assert json.loads(cli("--vault", example_vault.root, "--json", "status").out)["embedder"] == "none"
+
+
+def test_the_link_leg_never_lifts_a_hit_over_one_both_legs_prefer() -> None:
+    from curator.search.filters import Leg
+    from curator.search.fuse import keep_agreement, rrf
+
+    lexical = Leg("lexical", [(1, 9.0), (2, 8.0), (3, 7.0), (4, 6.0)])
+    vector = Leg("vector", [(1, 0.9), (3, 0.8), (2, 0.7), (4, 0.6)])
+    links = Leg("links", [(4, 3.0), (5, 2.0)])  # 4 is ranked last by both legs
+    fused = rrf([lexical, vector, links])
+    assert [pid for pid, _ in fused].index(4) < [pid for pid, _ in fused].index(2)  # plain RRF lifts it
+    kept = [pid for pid, _ in keep_agreement(fused, [lexical, vector])]
+    assert kept.index(4) > max(kept.index(1), kept.index(2), kept.index(3))
+    assert 5 in kept  # a neighbour neither leg ranked still joins
+    # where the legs disagree, the link leg may still decide
+    assert keep_agreement(rrf([lexical, vector]), [lexical, vector]) == rrf([lexical, vector])
