@@ -90,10 +90,14 @@ def plan(app: App) -> Plan:
             continue
         kp_id = mint()
         try:
-            new = frontmatter.update(committed.decode("utf-8"), {"kp_id": kp_id}).encode("utf-8")
+            new_text = frontmatter.update(committed.decode("utf-8"), {"kp_id": kp_id})
+            # A block the writer cannot extend (a flow mapping, {a: 1}) is named, not broken.
+            if frontmatter.read(new_text.removeprefix("\ufeff"))[0].get("kp_id") != kp_id:
+                raise frontmatter.FrontmatterError("the new kp_id would not read back")
         except (frontmatter.FrontmatterError, UnicodeDecodeError) as e:
-            out.skipped.append((note.path, f"frontmatter cannot be written: {e}"))
+            out.skipped.append((note.path, f"frontmatter cannot take a kp_id line: {e}"))
             continue
+        new = new_text.encode("utf-8")
         out.drafts.append(Draft("modify", note.path, base_blob=str(entry.id), diff=unified(note.path, committed, new)))
         out.minted.append((note.path, kp_id))
     out.skipped.sort()

@@ -214,6 +214,37 @@ def _key_spans(lines: list[str], data: Any) -> dict[str, tuple[int, int]]:
     return spans
 
 
+def _plain_line(key: str, value: Any, newline: str) -> str | None:
+    """``key: value`` as ruamel would write it, for a plain string needing no quotes."""
+    if not isinstance(value, str) or not value or value != value.strip() or not _plain_text(value):
+        return None
+    if not _SIMPLE_LINE.fullmatch(f"{key}: {value}") or any(c in value for c in "#\"'\\\t\r\n"):
+        return None
+    return f"{key}: {value}{newline}"
+
+
+def _append_only(s: Split, set_keys: dict[str, Any], remove: list[str]) -> str | None:
+    """The new YAML block when the change only adds plain keys to flat, plain frontmatter
+    (what ``curator adopt`` does to thousands of notes), else None.
+
+    The round-trip parser is what finds a key's lines to replace; adding a key to a block
+    the fast reader understands needs none of that, and costs a thousandth of the time.
+    """
+    assert s.yaml is not None
+    if remove or "\r" in s.yaml:
+        return None
+    current = _simple_load(s.yaml) if s.yaml.strip() else {}
+    if current is None or any(k in current for k in set_keys):
+        return None
+    rendered = [_plain_line(k, v, s.newline) for k, v in set_keys.items()]
+    if any(r is None for r in rendered):
+        return None
+    block = s.yaml
+    if block and not block.endswith("\n"):
+        block += s.newline
+    return block + "".join(r for r in rendered if r)
+
+
 def update(text: str, set_keys: Mapping[str, Any] | None = None, remove: Iterable[str] = ()) -> str:
     """Set or remove top-level keys, rewriting only those keys' lines."""
     set_keys = dict(set_keys or {})
@@ -227,6 +258,9 @@ def update(text: str, set_keys: Mapping[str, Any] | None = None, remove: Iterabl
         nl = "\r\n" if "\r\n" in text[:2000] else "\n"
         block = "".join(_dump_key(k, v, nl) for k, v in set_keys.items())
         return f"---{nl}{block}---{nl}{text}"
+    appended_only = _append_only(s, set_keys, remove)
+    if appended_only is not None:
+        return text[: s.yaml_start] + appended_only + text[s.yaml_end :]
     data = load_roundtrip(s.yaml)
     if data is None:
         data = {}

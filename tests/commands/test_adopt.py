@@ -23,6 +23,7 @@ BODIES = {
     "broken.md": "---\ntitle: [unclosed\n---\nbody\n",
     "unclosed.md": "---\ntitle: never closed\nbody\n",
     "bad-id.md": "---\nkp_id: not an id\n---\nbody\n",
+    "flow.md": "---\n{title: Flow style}\n---\nbody\n",
     ".obsidian/skip.md": "excluded folder\n",
 }
 
@@ -59,7 +60,8 @@ def test_adopt_stages_one_proposal_that_touches_only_the_kp_id_line(existing: Gi
     }
     assert all(is_fresh_kp_ulid(k) for k in adopted.values())
     skipped = {s["path"]: s["reason"] for s in data["skipped"]}
-    assert set(skipped) == {"broken.md", "unclosed.md", "bad-id.md"}
+    assert set(skipped) == {"broken.md", "unclosed.md", "bad-id.md", "flow.md"}
+    assert skipped["flow.md"].startswith("frontmatter cannot take a kp_id line")
     assert skipped["broken.md"].startswith("malformed-frontmatter")
     assert skipped["bad-id.md"].startswith("invalid-kp-id")
     assert data["already_identified"] == 1
