@@ -1,9 +1,9 @@
 """The validator on a 3,000-note vault (powershell-docs): per proposal, for a queue of 200,
-the start-up of a `curator validate` process on a proposal and on a note, and the pre-commit
-hook on a staged note edit (`validate --staged`), beside the old work-tree path when `--peer`
-names a checkout of older code (run with PYTHONPATH=PEER, interleaved).
+the start-up of a `curator validate` process on a proposal and on a note, and the installed
+pre-commit hook on three commits (an edited note, a new note, a CSV-only commit), beside the
+same hook running other code when `--peer` names a checkout of it (PYTHONPATH=PEER, interleaved).
 
-    python benchmarks/validate_proposals.py [--queue 200] [--runs 15] [--peer DIR]
+    python benchmarks/validate_proposals.py [--queue 200] [--runs 15] [--peer DIR] [--hook-only]
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shutil
 import statistics
 import sys
 import time
@@ -22,6 +23,20 @@ from common import median_ms, powershell_vault, timed
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--queue", type=int, default=200)
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--peer", help="a checkout of other code (e.g. main) whose hook runs beside this one's")
+    ap.add_argument("--hook-only", action="store_true", help="time the pre-commit hook alone")
+    args = ap.parse_args()
+    root = powershell_vault()
+    try:
+        run(args, root)
+    finally:
+        shutil.rmtree(root.parent, ignore_errors=True)
+
+
+def run(args: argparse.Namespace, root: Path) -> None:
     from curator.proposals import sources, stage, store
     from curator.proposals.lock import vault_lock
     from curator.proposals.manifest import Author
@@ -31,16 +46,13 @@ def main() -> None:
     from curator.vault import find_vault
     from curator.vault.identity import mint
 
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--queue", type=int, default=200)
-    ap.add_argument("--runs", type=int, default=15)
-    ap.add_argument("--peer", help="a checkout of older code to time `validate NOTE` from, for comparison")
-    args = ap.parse_args()
-    root = powershell_vault()
+    notes = sorted(str(p.relative_to(root)) for p in root.rglob("*.md") if ".git" not in p.parts)
+    if args.hook_only:
+        staged_hook(root, notes, args.runs, args.peer)
+        return
     vault = find_vault(str(root))
     repo = vault.repo
     head = repo.head.peel().tree
-    notes = sorted(str(p.relative_to(root)) for p in root.rglob("*.md") if ".git" not in p.parts)
     rng = random.Random(7)
     author = Author(kind="agent", name="bench")
     base = str(repo.head.target)
@@ -112,50 +124,81 @@ def main() -> None:
 
 
 def staged_hook(root: Path, notes: list[str], runs: int, peer: str | None) -> None:
-    """A commit of one edited note through the installed hook, the staged view and the old work-tree path."""
+    """The installed pre-commit hook on three commits (an edited note, a new note, a CSV file),
+    each timed with this code and, with ``--peer``, the peer's, interleaved in one loop."""
     import subprocess
 
-    env = dict(os.environ)
-    env.pop("CURATOR_VAULT", None)
     subprocess.run(
         [sys.executable, "-m", "curator", "--vault", str(root), "hooks", "install", "--force"],
         check=True,
         capture_output=True,
     )
-    hook = str(root / ".git" / "hooks" / "pre-commit")
-    edited = root / notes[0]
-    edited.write_text(edited.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
-    subprocess.run(["git", "add", notes[0]], cwd=root, check=True)
-    new = root / "bench" / "staged-new.md"
-    new.parent.mkdir(exist_ok=True)
-    hook_runs, staged, staged_new, peer_runs, csv_runs = [], [], [], [], []
-    validate = [sys.executable, "-m", "curator", "--vault", str(root), "validate"]
+    hook = ["sh", str(root / ".git" / "hooks" / "pre-commit")]
+    # An installed Curator has its bytecode compiled (pip does it): let the first run write it.
+    env = {k: v for k, v in os.environ.items() if k not in ("CURATOR_VAULT", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
     peer_env = {**env, "PYTHONPATH": peer} if peer else None
-    for _ in range(runs):
-        hook_runs.append(timed(["sh", hook], cwd=root)[0])
-        staged.append(timed([*validate, "--staged"], cwd=root)[0])
-        if peer_env is not None:
-            peer_runs.append(timed([*validate, notes[0]], env=peer_env, cwd=root)[0])
-    subprocess.run(["git", "reset", "-q"], cwd=root, check=True)
     from curator.vault.identity import mint
 
-    new.write_text(f"---\nkp_id: {mint()}\ntitle: Staged\n---\n# Staged\n", encoding="utf-8")
-    subprocess.run(["git", "add", str(new)], cwd=root, check=True)
-    for _ in range(runs):
-        staged_new.append(timed([*validate, "--staged"], cwd=root)[0])
-    subprocess.run(["git", "reset", "-q"], cwd=root, check=True)
-    (root / "table.csv").write_text("a,b\n1,2\n", encoding="utf-8")
-    subprocess.run(["git", "add", "table.csv"], cwd=root, check=True)
-    for _ in range(runs):
-        csv_runs.append(timed(["sh", hook], cwd=root)[0])
-    subprocess.run(["git", "reset", "-q"], cwd=root, check=True)
+    def edited() -> None:
+        path = root / notes[0]
+        path.write_text(path.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+        subprocess.run(["git", "add", notes[0]], cwd=root, check=True)
+
+    def new_note() -> None:
+        path = root / "bench" / "staged-new.md"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(f"---\nkp_id: {mint()}\ntitle: Staged\n---\n# Staged\n", encoding="utf-8")
+        subprocess.run(["git", "add", str(path)], cwd=root, check=True)
+
+    def csv_only() -> None:
+        (root / "table.csv").write_text("a,b\n1,2\n", encoding="utf-8")
+        subprocess.run(["git", "add", "table.csv"], cwd=root, check=True)
+
+    cases = [
+        ("one edited note", edited),
+        ("one new note (every note's kp_id read)", new_note),
+        ("a CSV-only commit (no Python)", csv_only),
+    ]
+    lines = []
+    for name, stage_it in cases:
+        stage_it()
+        ours: list[tuple[float, float]] = []
+        theirs: list[tuple[float, float]] = []
+        for warm in (env, peer_env):
+            if warm is not None:
+                cpu_timed(hook, warm, root)
+        for _ in range(runs):
+            ours.append(cpu_timed(hook, env, root))
+            if peer_env is not None:
+                theirs.append(cpu_timed(hook, peer_env, root))
+        subprocess.run(["git", "reset", "-q", "--hard"], cwd=root, check=True)
+        subprocess.run(["git", "clean", "-qfd", "bench", "table.csv"], cwd=root, check=True)
+        wall, cpu = median_ms([w for w, _ in ours]), median_ms([c for _, c in ours])
+        line = f"  {name}: median {wall:.0f} ms ({cpu:.0f} ms CPU)"
+        if theirs:
+            peer_wall, peer_cpu = median_ms([w for w, _ in theirs]), median_ms([c for _, c in theirs])
+            line += f"; {peer}: {peer_wall:.0f} ms ({peer_cpu:.0f} ms CPU); ratio {peer_wall / wall:.2f}"
+        lines.append(line)
     print(
-        f"pre-commit hook, one edited note staged: median {median_ms(hook_runs):.0f} ms "
-        f"(`validate --staged` alone {median_ms(staged):.0f} ms"
-        + (f"; the old work-tree `validate NOTE` from {peer}: {median_ms(peer_runs):.0f} ms" if peer_runs else "")
-        + f"); a new note staged (every note's kp_id read from the index): {median_ms(staged_new):.0f} ms; "
-        f"a CSV-only commit (no Python): {median_ms(csv_runs):.0f} ms ({runs} runs each, interleaved)"
+        f"pre-commit hook on the {len(notes)}-note tree ({runs} runs each, interleaved; "
+        "CPU is user+sys of the hook and all it starts, less sensitive to a loaded machine than wall time):"
     )
+    print("\n".join(lines))
+
+
+def cpu_timed(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the process and every process it waited for)."""
+    import resource
+    import subprocess
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    r = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed: {r.stdout}{r.stderr}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ each pushed commit's tree against its parent. Both are a ``TreeState``: the same
 entries instead of the disk, and proposals read from the entries under
 ``.kp/proposals/`` instead of their folders. The rules do not know which view
 they are given; ``validate_proposal`` and ``check_note`` are the same functions.
+The index and which of its files may be read from the disk: ``index_file``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from curator.proposals.layout import FILES, KNOWN, PROPOSALS_DIR
 from curator.proposals.store import READ_CAP, ProposalDir, StoredFile
-from curator.validator.state import RepoState, read_kp_id_text
+from curator.validator.index_file import staged_index
+from curator.validator.state import RepoState, read_kp_id, read_kp_id_text
 
 if TYPE_CHECKING:
     import pygit2
@@ -41,20 +43,9 @@ class Candidate(Protocol):
     def paths(self) -> list[str]:
         """Every path, sorted."""
 
-
-class IndexCandidate:
-    def __init__(self, index: pygit2.Index) -> None:
-        self.index = index
-
-    def entry(self, path: str) -> tuple[str, int] | None:
-        try:
-            e = self.index[path]
-        except (KeyError, ValueError):
-            return None
-        return str(e.id), int(e.mode)
-
-    def paths(self) -> list[str]:
-        return sorted(e.path for e in self.index)
+    @property
+    def same_on_disk(self) -> frozenset[str]:
+        """Paths whose work-tree file holds exactly the entry's blob (may be read from the disk)."""
 
 
 class TreeCandidate:
@@ -80,13 +71,7 @@ class TreeCandidate:
                     out.append(prefix + e.name)
         return sorted(out)
 
-
-def index_path(vault: Vault) -> str:
-    """The index a commit is being made from: git's ``GIT_INDEX_FILE`` in a hook, else the repository's."""
-    explicit = os.environ.get("GIT_INDEX_FILE")
-    if explicit:
-        return os.path.abspath(explicit)
-    return os.path.join(vault.git_dir, "index")
+    same_on_disk: frozenset[str] = frozenset()  # a commit's tree has no work tree
 
 
 class TreeState(RepoState):
@@ -111,6 +96,7 @@ class TreeState(RepoState):
         self.candidate = name
         self.decision = decision
         self._kp_cache: dict[str, str | None] = {}
+        self._read_from_disk: set[str] = set()
 
     def share_kp_cache(self, cache: dict[str, str | None]) -> None:
         """Read each note blob's kp_id once across several states (the commits of a range)."""
@@ -164,27 +150,42 @@ class TreeState(RepoState):
 
     @cached_property
     def kp_ids(self) -> dict[str, list[str]]:
-        """kp_id → note paths in the candidate, read from the blobs' first bytes."""
+        """kp_id → note paths in the candidate: from the work tree's first bytes where git finds
+        the file unchanged (``index_file``), else from the blob."""
         from curator.vault.globs import compile_globs
 
         include = compile_globs(tuple(self.settings.notes.include))
+        same = self.entries.same_on_disk
+        prefix = os.path.join(self.vault.root, "")
         found: dict[str, list[str]] = {}
         for path in self.scan.files:
             if not include.match(path):
                 continue
-            oid = self._regular(path)
-            if oid is None:
-                continue
-            if oid not in self._kp_cache:
-                data = self.blob(oid) or b""
-                self._kp_cache[oid] = read_kp_id_text(data)
-            kp_id = self._kp_cache[oid]
+            if path in same:
+                kp_id = read_kp_id(prefix + path)
+                if kp_id:
+                    self._read_from_disk.add(path)
+            else:
+                kp_id = self._blob_kp_id(path)
             if kp_id:
                 found.setdefault(kp_id, []).append(path)
         return found
 
+    def _blob_kp_id(self, path: str) -> str | None:
+        oid = self._regular(path)
+        if oid is None:
+            return None
+        if oid not in self._kp_cache:
+            self._kp_cache[oid] = read_kp_id_text(self.blob(oid) or b"")
+        return self._kp_cache[oid]
+
     def kp_id_owners(self, kp_id: str, besides: str | None = None) -> list[str]:
-        return [p for p in self.kp_ids.get(kp_id, []) if p != besides]
+        # An owner found on disk is confirmed from its blob: a duplicate reported is one the commit holds.
+        return [
+            p
+            for p in self.kp_ids.get(kp_id, [])
+            if p != besides and (p not in self._read_from_disk or self._blob_kp_id(p) == kp_id)
+        ]
 
 
 def load_proposal(state: TreeState, ulid: str) -> ProposalDir:
@@ -239,10 +240,10 @@ def staged_state(vault: Vault) -> TreeState:
     from curator import settings as settings_mod
 
     repo = vault.repo
-    index = pygit2.Index(index_path(vault))
-    candidate = IndexCandidate(index)
+    candidate = staged_index(vault)
+    index = candidate.index
     head = None if repo.head_is_unborn else repo.head.peel(pygit2.Commit).tree
-    changed = sorted(e.path for e in index) if head is None else _delta_paths(head.diff_to_index(index))
+    changed = candidate.paths() if head is None else _delta_paths(head.diff_to_index(index))
     settings = settings_mod.parse(_bytes_of(repo, candidate.entry(".kp/config.yaml")))
     return TreeState(vault, settings, candidate, changed, head)
 

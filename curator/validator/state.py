@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
     from curator.vault.tree import Classified
 
-_KP_LINE = re.compile(r"^kp_id[ \t]*:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+# A CR before the newline is not part of the value: a note checked out with CRLF has the id its LF blob has.
+_KP_LINE = re.compile(r"^kp_id[ \t]*:[ \t]*(.*?)[ \t\r]*$", re.MULTILINE)
 
 
 class RepoState:
