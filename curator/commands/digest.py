@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curator import output
 from curator.app import App
 from curator.errors import EXIT_FAILED, UsageError
+from curator.librarian import dates
+
+if TYPE_CHECKING:
+    from curator.librarian.compose import Composed
 
 
 def run(
@@ -18,7 +22,7 @@ def run(
     auto_apply: bool,
     force: bool,
 ) -> int:
-    from curator.librarian import dates, deliver
+    from curator.librarian import deliver
     from curator.librarian.compose import Options, compose
     from curator.proposals.lock import vault_lock
 
@@ -60,14 +64,7 @@ def run(
     }
     if not composed.entries:
         data["status"] = "nothing-new"
-        since, until = composed.window.since, composed.window.until
-        if since is None:
-            says = f"nothing to digest: no note was created up to {dates.iso(until)}"
-        elif since >= until:
-            says = f"nothing new: the last digest ({composed.window.last}) already covers up to {dates.iso(since)}"
-        else:
-            says = f"nothing new since the last digest ({composed.window.last}, up to {dates.iso(since)})"
-        return _report(app, data, [f"{says}; nothing staged"])
+        return _report(app, data, [f"{_nothing_new(composed)}; nothing staged"])
 
     assert composed.method is not None
     m = composed.method
@@ -79,22 +76,7 @@ def run(
         "anchor": composed.anchor,
         "why": m.why,
     }
-    data["entries"] = [
-        {
-            "rank": n,
-            "path": e.scored.candidate.doc.path,
-            "source": e.scored.candidate.doc.source,
-            "kp_id": e.scored.candidate.doc.kp_id,
-            "title": e.scored.candidate.doc.title,
-            "created": dates.iso(e.scored.candidate.created),
-            "created_from": e.scored.candidate.origin,
-            "similarity": None if e.scored.similarity is None else round(e.scored.similarity, 6),
-            "decay": round(e.scored.decay, 6),
-            "score": round(e.scored.score, 6),
-            "summary": e.summary,
-        }
-        for n, e in enumerate(composed.entries, start=1)
-    ]
+    data["entries"] = _entries(composed)
     lines = [_headline(composed)]
     for n, e in enumerate(composed.entries, start=1):
         c = e.scored.candidate
@@ -149,10 +131,40 @@ def run(
     return code
 
 
-def _headline(composed: Any) -> str:
-    from curator.librarian import dates
+def _nothing_new(composed: Composed) -> str:
+    since, until, last = composed.window.since, composed.window.until, composed.window.last
+    if since is None:
+        return f"nothing to digest: no note was created up to {dates.iso(until)}"
+    if since >= until:
+        return f"nothing new: the last digest ({last}) already covers up to {dates.iso(since)}"
+    return f"nothing new since the last digest ({last}, up to {dates.iso(since)})"
 
+
+def _entries(composed: Composed) -> list[dict[str, Any]]:
+    out = []
+    for n, e in enumerate(composed.entries, start=1):
+        c, s = e.scored.candidate, e.scored
+        out.append(
+            {
+                "rank": n,
+                "path": c.doc.path,
+                "source": c.doc.source,
+                "kp_id": c.doc.kp_id,
+                "title": c.doc.title,
+                "created": dates.iso(c.created),
+                "created_from": c.origin,
+                "similarity": None if s.similarity is None else round(s.similarity, 6),
+                "decay": round(s.decay, 6),
+                "score": round(s.score, 6),
+                "summary": e.summary,
+            }
+        )
+    return out
+
+
+def _headline(composed: Composed) -> str:
     m = composed.method
+    assert m is not None
     since = f"since {dates.iso(composed.window.since)}" if composed.window.since else "(first digest)"
     how = {
         "cosine": f"cosine to {composed.anchor}",
