@@ -77,3 +77,18 @@ def test_escape_shows_controls_bidi_and_undecodable_bytes() -> None:
     assert one_line("a\tb\nc") == "a\tb\\x0ac"
     assert escape(b"caf\xe9.md".decode("utf-8", "surrogateescape")) == "caf\\xe9.md"
     assert escape("plain — ünïcode 字") == "plain — ünïcode 字"
+
+
+def test_the_cli_and_the_review_ui_escape_the_same_characters() -> None:
+    """One set of unsafe characters: what `escape` shows as ``\\xNN`` the review UI shows as a stand-in."""
+    from curator.diffview.visible import visible
+    from curator.output import escape
+
+    for code in [*range(0x3000), *range(0xD800, 0xE000), *range(0xFE00, 0x10000)]:
+        c = chr(code)
+        if c != "\t":
+            assert (escape(c) != c) == (visible(c) != c), hex(code)
+    assert escape("\u061c\u200e\u200f") == "\\u061c\\u200e\\u200f"  # bidi marks, as the review UI had them
+    undecodable = visible(b"caf\xe9.md".decode("utf-8", "surrogateescape"))
+    assert undecodable == "caf⟨0xE9⟩.md"
+    undecodable.encode("utf-8")  # a lone surrogate cannot be written to a terminal: none is left

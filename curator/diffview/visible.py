@@ -1,38 +1,29 @@
-"""Untrusted text made safe to show: control characters become visible symbols.
+"""Untrusted text made safe to show in the review UI and ``apply``'s diff.
 
 A proposal's title, paths and lines may carry escape sequences (ESC [ ... m
 recolours or hides text, ESC ] can set the window title), carriage returns
 that overwrite what came before, or bidirectional overrides that reorder what
 a reviewer reads. None of them may reach the terminal: each is replaced by a
-visible stand-in, so the reviewer sees that it is there.
+visible stand-in, so the reviewer sees that it is there. Which characters those
+are is decided once, in ``curator.output`` (the CLI shows the same ones as
+``\\xNN``); here they become symbols the renderers can style.
 """
 
 from __future__ import annotations
 
 import re
 
-# C0 controls (tab aside), DEL, C1 controls, and the Unicode bidi controls and
-# invisible separators that reorder or hide text (the "Trojan Source" set).
-_CONTROL_RE = re.compile("[\x00-\x08\x0a-\x1f\x7f\x80-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-# Stand-ins the renderers style as "not really text".
-STAND_IN_RE = re.compile("[\u2400-\u2421]|⟨U\\+[0-9A-F]{4}⟩")
+from curator.output import shown
 
-
-def _stand_in(m: re.Match[str]) -> str:
-    c = m.group(0)
-    code = ord(c)
-    if code < 0x20:
-        return chr(0x2400 + code)  # ␀ … ␟ (Unicode "control pictures")
-    if code == 0x7F:
-        return "\u2421"  # ␡
-    return f"⟨U+{code:04X}⟩"
+# Stand-ins the renderers style as "not really text" (see ``output._picture``).
+STAND_IN_RE = re.compile("[\u2400-\u2421]|⟨U\\+[0-9A-F]{4}⟩|⟨0x[0-9A-F]{2}⟩")
 
 
 def visible(text: str, tab: int = 4) -> str:
     """``text`` with every control character shown as a symbol and tabs expanded."""
     if "\t" in text:
         text = text.expandtabs(tab)
-    return _CONTROL_RE.sub(_stand_in, text)
+    return shown(text, pictures=True)
 
 
 def visible_line(line: str) -> str:
