@@ -164,9 +164,9 @@ def _images(view: ChangeView, state: RepoState) -> None:
             view.base_conflict = e
     current_text = _decode(view.current_bytes)
     if view.current_bytes is None:
-        view.current_conflict = HunkConflict(0, 0, "the file no longer exists in the work tree")
+        view.current_conflict = HunkConflict(0, 0, "the file no longer exists")
     elif current_text is None:
-        view.current_conflict = HunkConflict(0, 0, "the file in the work tree is not UTF-8 text")
+        view.current_conflict = HunkConflict(0, 0, "the file is not UTF-8 text")
     else:
         try:
             view.post_from_current, view.current_placed = place(current_text, patch.hunks, delete=delete)

@@ -75,3 +75,25 @@ def test_a_bad_range_is_a_usage_error(vault: GitVault, cli) -> None:
     assert cli("--vault", vault.root, "validate", "--commits", "HEAD").code == 2
     assert cli("--vault", vault.root, "validate", "--commits", "nope..HEAD").code == 2
     assert cli("--vault", vault.root, "validate", "--commits", "HEAD..HEAD", "--staged").code == 2
+
+
+def test_a_conflict_names_the_tree_it_was_found_in(vault: GitVault, cli) -> None:
+    """KP005 speaks of the tree checked: the work tree, the staged tree, or the commit."""
+    base = vault.git("rev-parse", "HEAD").stdout.strip()
+    c, d = modify(vault, "notes/alpha.md", vault.read("notes/alpha.md").replace("Second line.", "Second line, two."))
+    pid = make_proposal(vault, [c], diff=d)
+    committed = vault.read("notes/alpha.md")
+    vault.write("notes/alpha.md", committed.replace("Second line.", "Second line, mine."))
+    vault.git("add", "-A")
+    vault.write("notes/alpha.md", committed)  # the work tree would take the change; the index would not
+    staged = cli("--vault", vault.root, "validate", "--staged")
+    assert staged.code == 1 and "KP005 notes/alpha.md:" in staged.err + staged.out, staged
+    assert "conflicts with the staged tree: " in staged.err + staged.out and "work tree" not in staged.err + staged.out
+    vault.git("commit", "-q", "--no-verify", "-m", "a proposal and an edit that conflicts with it")
+    head = vault.git("rev-parse", "--short=12", "HEAD").stdout.strip()
+    r = cli("--vault", vault.root, "validate", "--commits", f"{base}..HEAD", "--format", "json")
+    found = [f["message"] for c in json.loads(r.out)["commits"] for p in c["proposals"] for f in p["findings"]]
+    assert len(found) == 1 and found[0].startswith(f"conflicts with commit {head}: hunk 1 does not match"), found
+    vault.git("rm", "-q", "--cached", "notes/alpha.md")
+    gone = cli("--vault", vault.root, "validate", "--staged", pid)
+    assert "KP005 notes/alpha.md: conflicts with the staged tree: the file no longer exists\n" in gone.out, gone

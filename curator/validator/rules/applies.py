@@ -1,4 +1,10 @@
-"""KP005: the proposal applies — against its base and against the work tree as it is now."""
+"""KP005: the proposal applies — against its base and against the tree being validated.
+
+That tree is the work tree for ``curator validate``, the index for the pre-commit
+hook (``--staged``) and a commit for CI (``--commits``); findings name it
+(``state.candidate``), so a hook's message does not send the user to a work tree
+that may well be fine.
+"""
 
 from __future__ import annotations
 
@@ -38,4 +44,4 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
             yield Finding("KP005", c.path, f"does not apply to its base: {e.message}", e.line or None)
         if view.current_conflict is not None:
             e = view.current_conflict
-            yield Finding("KP005", c.path, f"conflicts with the work tree: {e.message}", e.line or None)
+            yield Finding("KP005", c.path, f"conflicts with {state.candidate}: {e.message}", e.line or None)
