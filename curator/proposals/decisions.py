@@ -18,9 +18,12 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from curator import faults
 from curator.errors import CheckFailed, Conflict, NotFound
+from curator.proposals import decision_journal, gitindex
 from curator.proposals import events as events_mod
 from curator.proposals.layout import EVENTS, KNOWN, PROPOSALS_DIR
 
@@ -97,12 +100,20 @@ def _signature(repo: pygit2.Repository) -> pygit2.Signature:
         return pygit2.Signature("curator", "curator@localhost")
 
 
-def commit(vault: Vault, head: str | None, entries: Entries, msg: str, reflog: str) -> str:
+def commit(
+    vault: Vault,
+    head: str | None,
+    entries: Entries,
+    msg: str,
+    reflog: str,
+    before_move: Callable[[str], None] | None = None,
+) -> str:
     """Commit ``entries`` on top of ``head`` and move the branch, unless HEAD moved meanwhile.
 
     The commit is built from ``head``'s tree without the git index, so the user's
     staged and unstaged work stays as it is; the caller updates the touched index
-    entries afterwards.
+    entries afterwards. ``before_move(commit id)`` runs just before the branch moves
+    (a journal names the commit there).
     """
     import pygit2
 
@@ -125,31 +136,14 @@ def commit(vault: Vault, head: str | None, entries: Entries, msg: str, reflog: s
     now_head = None if repo.head_is_unborn else str(repo.head.target)
     if now_head != head:
         raise Conflict("HEAD moved while Curator was recording a decision; nothing was recorded", hint="try again")
+    if before_move is not None:
+        before_move(str(oid))
     head_ref = repo.lookup_reference("HEAD")
     if head_ref.type == pygit2.enums.ReferenceType.SYMBOLIC:
         repo.create_reference_direct(str(head_ref.target), oid, True, message=reflog)
     else:
         repo.set_head(oid)
     return str(oid)
-
-
-def sync_index(vault: Vault, paths: list[str]) -> None:
-    """Point the index entries of ``paths`` at HEAD's; leave every other entry alone."""
-    import pygit2
-
-    repo = vault.repo
-    index = repo.index
-    index.read(force=True)
-    tree = repo[repo.head.target].tree
-    for path in paths:
-        try:
-            entry = tree[path]
-        except KeyError:
-            if path in index:
-                index.remove(path)
-            continue
-        index.add(pygit2.IndexEntry(path, entry.id, entry.filemode))
-    index.write()
 
 
 def committed_events(vault: Vault, ulid: str) -> bytes | None:
@@ -188,23 +182,15 @@ def _record_entries(vault: Vault, ulid: str) -> Entries:
     return found
 
 
-def _write_atomically(path: str, data: bytes) -> None:
-    tmp = f"{path}.curator-tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
 def record(vault: Vault, ulid: str, event: str, by: str, reason: str, title: str | None = None) -> str:
     """Decide ``ulid`` without touching the vault's notes: one commit of its record. Returns the commit.
 
     The commit holds the proposal's folder as it is in the work tree (so the record
     and what it decided travel together) and its events with one new line. Then the
     work tree's ``events.jsonl`` and the folder's index entries are brought level
-    with it. Killed before the branch moves, nothing is recorded; after, the
-    decision stands and ``git checkout HEAD -- <folder>`` tidies the rest.
+    with it. A journal (``decision_journal``) names the commit before the branch
+    moves: killed before that, nothing is recorded; after, the next command
+    finishes what is left, and the user's own staged and unstaged work stays.
     """
     if event not in ("rejected", "superseded"):
         raise ValueError(f"record() decides without applying; {event!r} is not such a decision")
@@ -234,10 +220,36 @@ def record(vault: Vault, ulid: str, event: str, by: str, reason: str, title: str
     new_events = (committed or b"") + line.encode("utf-8")
     repo = vault.repo
     entries = _record_entries(vault, ulid)
-    entries[rel_events] = (str(repo.create_blob(new_events)), 0o100644)
+    events_oid = str(repo.create_blob(new_events))
+    entries[rel_events] = (events_oid, 0o100644)
     head = None if repo.head_is_unborn else str(repo.head.target)
     msg = message(title or f"{event.capitalize()} proposal {ulid}", reason, ulid, event, by)
-    oid = commit(vault, head, entries, msg, reflog=f"curator {event} {ulid}")
-    _write_atomically(os.path.join(folder, EVENTS), new_events)
-    sync_index(vault, sorted(entries))
+    # Nothing is committed while git holds the index: the entries could not follow the commit.
+    gitindex.check_unlocked(vault)
+    repo.index.read(force=True)
+    journal = decision_journal.Journal(
+        ulid,
+        event,
+        head,
+        commit="",
+        index={p: [decision_journal.index_entry(vault, p), [e[0], e[1]]] for p, e in entries.items() if e},
+        events_before=str(repo.create_blob(on_disk)) if on_disk is not None else None,
+        events_after=events_oid,
+    )
+
+    def before_move(oid: str) -> None:
+        journal.commit = oid
+        journal.save(vault)
+        faults.point("decide:after-journal")
+
+    oid = commit(vault, head, entries, msg, reflog=f"curator {event} {ulid}", before_move=before_move)
+    faults.point("decide:after-commit")
+    left = decision_journal.sync(vault, journal, fault="decide:index-locked")
+    faults.point("decide:after-index")
+    decision_journal.clear(vault)
+    if left:
+        from curator import output
+
+        for path in left:
+            output.warn(f"{path} changed while Curator recorded the decision; left as it is")
     return oid

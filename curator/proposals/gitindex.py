@@ -54,11 +54,17 @@ def check_unlocked(vault: Vault) -> None:
         )
 
 
-def update(vault: Vault, entries: dict[str, tuple[str, int] | None], record: Callable[[list[int]], None]) -> None:
+def update(
+    vault: Vault,
+    entries: dict[str, tuple[str, int] | None],
+    record: Callable[[list[int]], None],
+    fault: str = "apply:index-locked",
+) -> None:
     """Point ``entries`` (path → (blob id, mode), or None to drop it) in the git index; leave every other entry.
 
     ``record(identity)`` must durably note the new index file's identity before it
-    becomes the lock (the apply journal does).
+    becomes the lock (the apply and decision journals do). ``fault`` names the crash
+    point while the lock is held.
     """
     import pygit2
 
@@ -89,7 +95,7 @@ def update(vault: Vault, entries: dict[str, tuple[str, int] | None], record: Cal
         remove_file(new)
         check_unlocked(vault)
         raise
-    faults.point("apply:index-locked")
+    faults.point(fault)
     os.rename(lock_path(vault), index_file)
     remove_file(new)
     fsync_dir(vault.git_dir)

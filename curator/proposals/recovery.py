@@ -1,8 +1,8 @@
-"""Finishing or undoing what a killed Curator left: an apply, a propose, a staging folder.
+"""Finishing or undoing what a killed Curator left: an apply, a propose, a decision, a staging folder.
 
 Every command calls ``ensure()`` when it opens the vault, before it reads the tree.
-It costs two ``stat`` calls when nothing was interrupted (the journals live in the
-git directory and exist only while an apply or a propose is running), so
+It costs three ``stat`` calls when nothing was interrupted (the journals live in the
+git directory and exist only while an apply, a propose or a decision is running), so
 ``curator validate`` stays fast; when a journal is there, the vault lock is taken
 and whoever gets it first finishes or undoes the work (``vault_lock`` does that).
 """
@@ -15,6 +15,7 @@ from curator.vault.discover import Vault
 
 APPLY_JOURNAL = "curator-apply.json"
 PROPOSE_JOURNAL = "curator-propose.json"
+DECISION_JOURNAL = "curator-decision.json"
 
 # How long a command waits for a live apply or propose (they take well under a second)
 # before it says the vault is busy.
@@ -22,7 +23,7 @@ WAIT_SECONDS = 30.0
 
 
 def pending(vault: Vault) -> bool:
-    return any(os.path.exists(os.path.join(vault.git_dir, n)) for n in (APPLY_JOURNAL, PROPOSE_JOURNAL))
+    return any(os.path.exists(os.path.join(vault.git_dir, n)) for n in (APPLY_JOURNAL, PROPOSE_JOURNAL, DECISION_JOURNAL))
 
 
 def ensure(vault: Vault) -> None:
@@ -52,8 +53,12 @@ def recover(vault: Vault) -> list[str]:
     """Under the vault lock: what was finished or undone, one line each."""
     from curator.proposals import stage
     from curator.proposals.apply import recover as recover_apply
+    from curator.proposals.decision_journal import recover as recover_decision
 
     done = []
+    decided = recover_decision(vault)
+    if decided:
+        done.append(decided)
     applied = recover_apply(vault)
     if applied:
         done.append(applied)
