@@ -7,7 +7,9 @@ Each figure is the median of ``--runs`` fresh app runs (Textual headless, 120x40
 - first paint: from starting the app to the queue listing every proposal on screen; the
   validator then checks them in a worker (the time until all are checked is printed too);
 - large diff: from highlighting a proposal that changes 5,000 lines to its first screen of diff
-  drawn (the pre-flight worker's validation, the rows built, the visible rows rendered);
+  drawn, and to the pre-flight's verdict (validation and drift check in a worker; ``a`` is
+  disabled until then): once for a proposal the queue's validator has read already (the diff
+  is drawn from that report), once as if it had not (the stored diff is read and drawn first);
 - beside it, our diff pane alone (no validation), textual-diff-view's DiffView on the same change
   where that package is installed (it is not a Curator dependency: AGPL, and it builds every line
   up front), and the same rows rendered eagerly (every row turned into text).
@@ -18,11 +20,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,27 +99,85 @@ def large_diff_vault(lines: int) -> tuple[Path, str]:
     return root, staged.id
 
 
+class Frames:
+    """When the app's frames are drawn, and the first frame that shows a given text.
+
+    Each frame Textual composes goes through ``App._display`` (headless too: only the write to
+    the terminal is skipped); a frame's time is taken as it arrives, before its text is looked
+    at. Waiting is by polling with short sleeps, not Pilot's ``pause``: that waits until the
+    process is idle (or a second has passed), and a review app has workers busy validating.
+    """
+
+    def __init__(self, app: object) -> None:
+        self.wanted: Callable[[], str | None] = lambda: None
+        self.seen: float | None = None
+        display = app._display  # type: ignore[attr-defined]
+        console = app.console  # type: ignore[attr-defined]
+
+        def watched(screen: object, renderable: object) -> None:
+            now = time.perf_counter()
+            display(screen, renderable)
+            if self.seen is None and renderable is not None and hasattr(renderable, "render_segments"):
+                text = self.wanted()
+                if text and text in _plain(renderable.render_segments(console)):
+                    self.seen = now
+
+        app._display = watched  # type: ignore[attr-defined]
+
+    def want(self, text: Callable[[], str | None]) -> None:
+        self.wanted, self.seen = text, None
+
+    async def shown(self, timeout: float = 120) -> float:
+        end = time.perf_counter() + timeout
+        while self.seen is None:
+            if time.perf_counter() > end:
+                raise TimeoutError("the text never appeared on screen")
+            await asyncio.sleep(0.002)
+        return self.seen
+
+
+_ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def _plain(frame: str) -> str:
+    return _ESCAPES.sub("", frame)
+
+
+async def poll(condition: Callable[[], bool], timeout: float = 300) -> float:
+    end = time.perf_counter() + timeout
+    while not condition():
+        if time.perf_counter() > end:
+            raise TimeoutError("condition never held")
+        await asyncio.sleep(0.002)
+    return time.perf_counter()
+
+
 async def first_paint(root: Path, count: int) -> tuple[float, float, float]:
-    """Seconds to the first frame showing the queue, to every row in the table, to every verdict."""
+    """Seconds from building the app to the first frame showing the queue's first row, to every
+    proposal in the table, and to every verdict in."""
     from curator.app import App
     from curator.review.app import make_app
     from curator.review.queue_screen import QueueScreen
 
     start = time.perf_counter()
     app = make_app(App(vault_arg=str(root)))
-    async with app.run_test(size=(120, 40)) as pilot:
-        painted = listed = None
-        while True:
-            screen = app.screen
-            if isinstance(screen, QueueScreen) and screen.queue.row_count:
-                if painted is None:
-                    await pilot.pause()  # the refresh that draws the first rows
-                    painted = time.perf_counter() - start
-                if listed is None and screen.queue.row_count >= count:
-                    listed = time.perf_counter() - start
-                if listed is not None and all(e.report is not None for e in screen.queue.entries.values()):
-                    return painted, listed, time.perf_counter() - start
-            await pilot.pause()
+    frames = Frames(app)
+
+    def first_row() -> str | None:
+        screen = app.screen
+        if not isinstance(screen, QueueScreen) or not screen.queue.row_count:
+            return None
+        e = screen.queue.visible_entries()[0]
+        return (e.title or e.id)[:14]
+
+    frames.want(first_row)
+    async with app.run_test(size=(120, 40)):
+        painted = await frames.shown() - start
+        screen = app.screen
+        assert isinstance(screen, QueueScreen)
+        listed = await poll(lambda: screen.queue.row_count >= count) - start
+        checked = await poll(lambda: all(e.report is not None for e in screen.queue.entries.values())) - start
+        return painted, listed, checked
 
 
 async def bare_table(count: int) -> float:
@@ -137,39 +199,52 @@ async def bare_table(count: int) -> float:
                 table.add_row(*[f"cell {i} {c}" for c in "abcdef"])
 
     start = time.perf_counter()
-    async with Bare().run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        return time.perf_counter() - start
+    app = Bare()
+    frames = Frames(app)
+    frames.want(lambda: "cell 0 a")
+    async with app.run_test(size=(120, 40)):
+        return await frames.shown() - start
 
 
-async def large_diff(root: Path, ulid: str, lines: int) -> float:
+async def large_diff(root: Path, ulid: str, lines: int, *, checked: bool) -> tuple[float, float]:
+    """Seconds from highlighting the large proposal to the first frame showing its diff, and to
+    the pre-flight's verdict in (``a`` enabled).
+
+    ``checked``: the queue's validator has read it already (its diff is drawn from that while
+    the pre-flight runs); otherwise as if it had not got there yet (the stored diff is read).
+    """
     from curator.app import App
     from curator.review.app import make_app
     from curator.review.queue_screen import QueueScreen
 
     app = make_app(App(vault_arg=str(root)))
+    frames = Frames(app)
     async with app.run_test(size=(120, 40)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await poll(lambda: isinstance(app.screen, QueueScreen))
         screen = app.screen
         assert isinstance(screen, QueueScreen)
+        await poll(lambda: bool(screen.queue.entries) and all(e.checked for e in screen.queue.entries.values()))
+        other = next(k for k in screen.queue.entries if k != ulid)
+        screen.queue.select(other)
+        await poll(lambda: other not in screen.checking)
         await app.workers.wait_for_complete()
         await pilot.pause()
-        screen.queue.select(next(k for k in screen.queue.entries if k != ulid))
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        if not checked:
+            screen.queue.entries[ulid].report = None
+            screen.models.pop(ulid, None)
+        frames.want(lambda: "of a long note")
         start = time.perf_counter()
         screen.queue.select(ulid)
-        while screen.diff.model is None or screen.diff.model is not screen.models.get(ulid):
-            await pilot.pause()
-        await pilot.pause()  # the refresh that draws the first screen
-        elapsed = time.perf_counter() - start
+        shown = await frames.shown() - start
+        verdict = await poll(lambda: ulid not in screen.checking) - start
+        await pilot.pause()
         assert screen.diff.row_count >= 2 * lines, screen.diff.row_count
-        return elapsed
+        assert screen.check_action("apply", ()) is True
+        return shown, verdict
 
 
 async def pane_alone(root: Path, ulid: str) -> float:
-    """Our diff pane alone in a bare app: rows built and the first screen drawn (no validation)."""
+    """Our diff pane alone in a bare app: rows laid out and the first frame drawn (no validation)."""
     from textual.app import App as TextualApp
     from textual.app import ComposeResult
 
@@ -187,12 +262,14 @@ async def pane_alone(root: Path, ulid: str) -> float:
         def compose(self) -> ComposeResult:
             yield DiffPane()
 
-    async with Bare().run_test(size=(120, 40)) as pilot:
+    app = Bare()
+    frames = Frames(app)
+    async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
+        frames.want(lambda: "of a long note")
         start = time.perf_counter()
-        pilot.app.query_one(DiffPane).show(build(report.subject.changes, ("curio",)))
-        await pilot.pause()
-        return time.perf_counter() - start
+        app.query_one(DiffPane).show(build(report.subject.changes, ("curio",)))
+        return await frames.shown() - start
 
 
 async def textual_diff_view(root: Path) -> float | None:
@@ -211,12 +288,14 @@ async def textual_diff_view(root: Path) -> float | None:
         def compose(self):  # type: ignore[no-untyped-def]
             yield VerticalScroll(id="box")
 
-    async with Bare().run_test(size=(120, 40)) as pilot:
+    app = Bare()
+    frames = Frames(app)
+    async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
+        frames.want(lambda: "of a long note")
         start = time.perf_counter()
-        await pilot.app.query_one("#box").mount(DiffView("long.md", "long.md", old, new, split=False))
-        await pilot.pause()
-        return time.perf_counter() - start
+        await app.query_one("#box").mount(DiffView("long.md", "long.md", old, new, split=False))
+        return await frames.shown(timeout=3600) - start
 
 
 def eager_render(root: Path, ulid: str) -> tuple[float, float]:
@@ -278,11 +357,15 @@ def main() -> None:
         f"(the review queue's first paint is {med(paints) / med(bares):.2f}x it)"
     )
     big, ulid = large_diff_vault(args.lines)
-    diffs = [asyncio.run(large_diff(big, ulid, args.lines)) for _ in range(args.runs)]
-    print(
-        f"{args.lines}-line diff, highlight to first screen: median {statistics.median(diffs) * 1000:.0f} ms "
-        f"(runs {', '.join(f'{x * 1000:.0f}' for x in diffs)})"
-    )
+    for checked, how in ((True, "already checked by the queue"), (False, "not yet checked")):
+        runs = [asyncio.run(large_diff(big, ulid, args.lines, checked=checked)) for _ in range(args.runs)]
+        shown = [r[0] for r in runs]
+        verdicts = [r[1] for r in runs]
+        print(
+            f"{args.lines}-line diff ({how}), highlight to first screen: median {med(shown) * 1000:.0f} ms "
+            f"(runs {', '.join(f'{x * 1000:.0f}' for x in shown)}); to the pre-flight's verdict "
+            f"(a enabled): {med(verdicts) * 1000:.0f} ms"
+        )
     panes = [asyncio.run(pane_alone(big, ulid)) for _ in range(args.runs)]
     print(f"  our diff pane alone (rows built, first screen drawn): median {med(panes) * 1000:.0f} ms")
     # The peer builds every line up front: minutes a run under load, so it runs --peer-runs times.

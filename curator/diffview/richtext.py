@@ -36,8 +36,7 @@ MANAGED_MARK = "M"
 
 def gutter_width(model: DiffModel) -> int:
     """Digits for the largest line number shown."""
-    top = max((max(r.old or 0, r.new or 0) for r in model.rows), default=0)
-    return max(3, len(str(top)))
+    return max(3, len(str(model.top_line)))
 
 
 def _num(n: int | None, width: int) -> str:
@@ -77,9 +76,8 @@ class Renderer:
                 return None
             from rich.syntax import Syntax
 
-            rows = [r for r in self.model.rows[info.first_row :] if r.file == file and r.kind == CREATED]
             # Highlight the visible text, so stand-ins for control characters line up.
-            code = "\n".join(r.text for r in rows)
+            code = "\n".join(self.model.rows.created_lines(file))
             lines = Syntax(code, "markdown", theme="ansi_dark").highlight(code).split("\n", allow_blank=True)
             self._syntax[file] = list(lines)
         return self._syntax[file]
@@ -149,10 +147,10 @@ class Renderer:
 def split_rows(model: DiffModel) -> list[tuple[int | None, int | None, int | None]]:
     """Rows of the side-by-side view: (whole-width row, old side, new side)."""
     out: list[tuple[int | None, int | None, int | None]] = []
-    rows = model.rows
+    kinds = model.rows.kinds()
     i = 0
-    while i < len(rows):
-        kind = rows[i].kind
+    while i < len(kinds):
+        kind = kinds[i]
         if kind in (FILE, HUNK, NOTE):
             out.append((i, None, None))
             i += 1
@@ -164,10 +162,10 @@ def split_rows(model: DiffModel) -> list[tuple[int | None, int | None, int | Non
             i += 1
         else:
             dels, adds = [], []
-            while i < len(rows) and rows[i].kind == DELETED:
+            while i < len(kinds) and kinds[i] == DELETED:
                 dels.append(i)
                 i += 1
-            while i < len(rows) and rows[i].kind == ADDED:
+            while i < len(kinds) and kinds[i] == ADDED:
                 adds.append(i)
                 i += 1
             for n in range(max(len(dels), len(adds))):

@@ -22,14 +22,28 @@ class ReviewApp(App[None]):
     # Quitting is a screen key (q), so a dialog that is open cannot be quit through.
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, vault: Vault, settings: Settings, *, by: str, now: dt.datetime | None = None) -> None:
+    def __init__(
+        self, vault: Vault, settings: Settings, *, by: str | None = None, now: dt.datetime | None = None
+    ) -> None:
         super().__init__()
         self.vault = vault
         self.settings = settings
-        self.by = by
-        """Who decides: recorded in each event, as ``curator apply``/``reject`` record it."""
+        self._by = by
         self.now = now
         """The clock ages are shown against (None: the real one; snapshot tests fix it)."""
+
+    @property
+    def by(self) -> str:
+        """Who decides: recorded in each event, as ``curator apply``/``reject`` record it.
+
+        Read from git's config when the first decision is made (in its worker): opening the
+        repository loads pygit2, which the queue's first paint does not need."""
+        if self._by is None:
+            from curator.proposals import stage
+            from curator.vault.discover import Vault
+
+            self._by = f"human:{stage.default_author(Vault(self.vault.root, self.vault.git_dir)).name}"
+        return self._by
 
     def on_mount(self) -> None:
         self.push_screen(QueueScreen())
@@ -37,8 +51,4 @@ class ReviewApp(App[None]):
 
 def make_app(app: CuratorApp, *, now: dt.datetime | None = None) -> ReviewApp:
     """The review app for the vault ``app`` resolves (``--vault``, ``CURATOR_VAULT`` or the cwd)."""
-    from curator.proposals import stage
-
-    vault = app.vault()
-    settings = app.settings()
-    return ReviewApp(vault, settings, by=f"human:{stage.default_author(vault).name}", now=now)
+    return ReviewApp(app.vault(), app.settings(), now=now)

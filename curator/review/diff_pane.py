@@ -51,23 +51,37 @@ class DiffPane(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.model: DiffModel | None = None
+        self.of: str | None = None
+        """The proposal whose diff is shown."""
         self.placeholder = "Select a proposal to see its changes."
         self._renderer: Renderer | None = None
         self._split_rows: list[tuple[int | None, int | None, int | None]] | None = None
         self._split_of: dict[int, int] = {}
         self._cache: dict[tuple[int, bool, int], list[Segment]] = {}
+        self._widest = 0
+        """The longest row's cells as far as known: the model's estimate, raised as rows are drawn."""
 
     # --- what is shown ------------------------------------------------------------------
 
-    def show(self, model: DiffModel | None, placeholder: str = "") -> None:
-        """Show a model (None: a one-line placeholder instead)."""
+    def show(self, model: DiffModel | None, placeholder: str = "", *, of: str | None = None) -> None:
+        """Show a model (None: a one-line placeholder instead) of the proposal ``of``.
+
+        The same proposal's diff again (the pre-flight's, after the one shown while it ran)
+        stays on the rows the reviewer is looking at."""
+        keep = of is not None and of == self.of and self.model is not None
+        top = self._model_row_at(int(self.scroll_y), self.split) if keep else 0
+        self.of = of if model is not None else None
         self.model = model
         self.placeholder = placeholder or self.placeholder
         self._renderer = Renderer(model) if model is not None else None
         self._split_rows = None
         self._cache.clear()
-        self.scroll_to(0, 0, animate=False)
+        self._widest = model.widest if model is not None else 0
         self._resize()
+        if model is not None and top:
+            self.scroll_to(self.scroll_x, self._screen_row_of(min(top, len(model.rows) - 1)), animate=False)
+        else:
+            self.scroll_to(0, 0, animate=False)
 
     @property
     def row_count(self) -> int:
@@ -93,7 +107,7 @@ class DiffPane(ScrollView, can_focus=True):
             self.virtual_size = Size(0, self.row_count)
         else:
             gutter = 2 * self._renderer.width + 4
-            self.virtual_size = Size(gutter + self.model.widest + 1, self.row_count)
+            self.virtual_size = Size(gutter + self._widest + 1, self.row_count)
         self.refresh()
 
     def watch_split(self) -> None:
@@ -147,6 +161,10 @@ class DiffPane(ScrollView, can_focus=True):
         console = self.app.console
         if not self.split:
             text = renderer.unified(y)
+            if text.cell_len > self._widest + 2 * renderer.width + 4:
+                # Tabs and control-character stand-ins made this row longer than its raw text.
+                self._widest = text.cell_len - 2 * renderer.width - 4
+                self.call_later(self._resize)
         else:
             whole, old, new = self._rows_split()[y]
             if whole is not None:

@@ -8,18 +8,23 @@ between threads).
 from __future__ import annotations
 
 import datetime as dt
+import os
+import stat
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from curator.diffview.visible import visible
 from curator.proposals import store
+from curator.proposals.layout import DIFF, EVENTS, FILES, MANIFEST, PROPOSALS_DIR
 from curator.vault.discover import Vault
 
 if TYPE_CHECKING:
     from curator.proposals.events import Event
     from curator.settings import Settings
     from curator.validator import ProposalReport
+    from curator.validator.subject import ChangeView
 
 CHECKING = "checking…"
 
@@ -42,10 +47,18 @@ class Entry:
     report: ProposalReport | None = field(default=None, repr=False)
     gone: bool = False
     """The proposal folder was removed while the UI was open."""
+    maybe_decided: bool = False
+    """Its folder holds an events.jsonl: most likely decided, so kept out of view until the
+    validator says (the status itself only ever comes from the events committed in HEAD)."""
 
     @property
     def checked(self) -> bool:
         return self.report is not None or self.gone
+
+    @property
+    def held_back(self) -> bool:
+        """Out of the pending view until the validator has read its committed events."""
+        return self.maybe_decided and not self.checked
 
     @property
     def apply_blocker(self) -> str | None:
@@ -109,6 +122,131 @@ def created_from_ulid(ulid: str) -> str | None:
     except (OverflowError, OSError, ValueError):
         return None
     return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# A manifest Curator writes is a few hundred bytes; a larger one is shown by its id until
+# the validator has read it (under the vault's limits).
+MANIFEST_CAP = 256 * 1024
+_yaml = threading.local()
+
+
+def _read_capped(path: str, cap: int) -> bytes | None:
+    """A regular file's bytes (never through a symlink), or None past ``cap`` or on any error."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            return None
+        data = f.read(cap + 1)
+    return data if len(data) <= cap else None
+
+
+def _stored_file(folder: str, rel: str, cap: int) -> bytes | None:
+    """A file under the proposal's files/, read only when no part of its path is a symlink."""
+    path = os.path.join(folder, FILES)
+    for part in rel.split("/"):
+        try:
+            if stat.S_ISLNK(os.lstat(path).st_mode):
+                return None
+        except OSError:
+            return None
+        path = os.path.join(path, part)
+    return _read_capped(path, cap)
+
+
+def _folder(vault: Vault, ulid: str) -> str | None:
+    """The proposal's folder, when it is a real folder (not a symlink)."""
+    path = os.path.join(vault.root, PROPOSALS_DIR, ulid)
+    try:
+        return path if stat.S_ISDIR(os.lstat(path).st_mode) else None
+    except OSError:
+        return None
+
+
+def list_queue(vault: Vault) -> list[tuple[str, bool]]:
+    """Every proposal id, and whether its folder holds an events.jsonl (a hint it was decided)."""
+    return [(ulid, os.path.lexists(os.path.join(vault.root, PROPOSALS_DIR, ulid, EVENTS))) for ulid in list_ids(vault)]
+
+
+def read_manifest(vault: Vault, ulid: str) -> dict[str, Any] | None:
+    """proposal.yaml as plain data, for the queue's row before the validator has run.
+
+    No pydantic here (a third of a second to import): the row only shows the title, author,
+    age and number of files, each checked for its type and made visible; the validator's
+    reading replaces it."""
+    folder = _folder(vault, ulid)
+    raw = _read_capped(os.path.join(folder, MANIFEST), MANIFEST_CAP) if folder else None
+    if raw is None:
+        return None
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    parser = getattr(_yaml, "parser", None)
+    if parser is None:
+        parser = _yaml.parser = YAML(typ="safe")
+    try:
+        data = parser.load(raw.decode("utf-8"))
+    except (YAMLError, ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def summarise(entry: Entry, data: dict[str, Any] | None) -> Entry:
+    """Copy what a manifest says into a row that the validator has not reached yet."""
+    if entry.report is not None or data is None:
+        return entry
+    title, author, changes = data.get("title"), data.get("author"), data.get("changes")
+    if isinstance(title, str) and title.strip():
+        entry.title = visible(title)
+    if isinstance(author, dict) and isinstance(author.get("kind"), str) and isinstance(author.get("name"), str):
+        entry.author = visible(f"{author['kind']}:{author['name']}")
+    if isinstance(data.get("created"), str):
+        entry.created = data["created"]
+    if isinstance(changes, list):
+        entry.files = len(changes)
+    return entry
+
+
+def stored_changes(vault: Vault, settings: Settings, ulid: str) -> list[ChangeView] | None:
+    """The changes as the proposal's own files state them, read without the repository.
+
+    What the diff pane shows while the pre-flight runs: the manifest's changes with their
+    sections of changes.diff, and created files from files/. No base, no drift and no
+    verdict (the pre-flight's model replaces this one). None when the manifest or the
+    diff cannot be read; the pre-flight then says why."""
+    from curator.proposals.diff import DiffError, FilePatch, parse
+    from curator.proposals.manifest import parse as parse_manifest
+    from curator.proposals.paths import escape_reason
+    from curator.validator.subject import ChangeView
+
+    folder = _folder(vault, ulid)
+    limits = settings.limits
+    raw = _read_capped(os.path.join(folder, DIFF), limits.max_proposal_bytes) if folder else None
+    data = read_manifest(vault, ulid)
+    manifest, _problems = parse_manifest(data) if data is not None else (None, [])
+    if manifest is None:
+        return None
+    try:
+        patches = parse(raw.decode("utf-8")) if raw else []
+    except (DiffError, UnicodeDecodeError):
+        return None
+    by_path: dict[str, FilePatch] = {}
+    for fp in patches:
+        by_path.setdefault(fp.path, fp)
+    views = []
+    for change in manifest.changes:
+        view = ChangeView(change)
+        views.append(view)
+        if escape_reason(change.path):
+            view.readable = False
+        elif change.op == "create":
+            assert folder is not None
+            view.new_bytes = _stored_file(folder, change.path, limits.max_file_bytes)
+        else:
+            view.patch = by_path.get(change.path)
+    return views
 
 
 def fill(entry: Entry, report: ProposalReport) -> Entry:

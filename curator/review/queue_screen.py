@@ -46,6 +46,9 @@ This screen fills in as soon as one is there: press d to see decided proposals, 
 
 # Reports are handed to the UI thread in batches, so a queue of 500 repaints a few times, not 500.
 BATCH = 25
+# Manifests read before the first paint (a screen's rows and then some), and per batch after it.
+FIRST_MANIFESTS = 24
+MANIFEST_BATCH = 100
 
 
 class QueueScreen(Screen[None]):
@@ -112,6 +115,10 @@ class QueueScreen(Screen[None]):
         super().__init__()
         self.checking: set[str] = set()
         self.models: dict[str, DiffModel] = {}
+        """The latest diff of each proposal looked at: the pre-flight's, or the stored diff's until it is in."""
+        self.painted = threading.Event()
+        """Set once the queue's first frame is drawn: the pre-flight waits for it."""
+        self._enabled: tuple[bool | None, ...] = ()
 
     @property
     def review(self) -> ReviewApp:
@@ -137,6 +144,11 @@ class QueueScreen(Screen[None]):
         return self.query_one(QueueTable)
 
     @property
+    def closing(self) -> bool:
+        """The app is quitting: a worker's late result has nowhere to go (the widgets are gone)."""
+        return not self.is_attached or not self.query(QueueTable)
+
+    @property
     def diff(self) -> DiffPane:
         return self.query_one(DiffPane)
 
@@ -152,40 +164,84 @@ class QueueScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="queue")
     def load_queue(self, select: str | None = None) -> None:
-        """List the queue at once, then validate every proposal in the background."""
+        """List the queue from the manifests at once, then validate every proposal in the background.
+
+        The first paint needs the rows of the first screen and nothing else: their
+        manifests are read (plain YAML, no pydantic), then the frame is drawn, then the
+        other manifests, then the validator fills in verdicts and drift."""
         review = self.review
-        ids = entries_mod.list_ids(review.vault)
         worker = get_current_worker()
+        listed = entries_mod.list_queue(review.vault)
+        known = set(self.queue.entries)
+        unread = [ulid for ulid, hint in listed if ulid not in known and not hint]
+        if self.queue.sort_reverse:
+            unread.reverse()
+        first = {ulid: entries_mod.read_manifest(review.vault, ulid) for ulid in unread[:FIRST_MANIFESTS]}
         painted = threading.Event()
-        self.app.call_from_thread(self._listed, ids, select, painted)
-        # The queue is drawn before the validator starts: both want the one interpreter lock,
-        # and the first paint of a long queue matters more than its first verdicts.
+        self.app.call_from_thread(self._listed, listed, first, select, painted)
+        # Drawn before the rest is read: every worker here wants the one interpreter lock,
+        # and the first paint of a long queue matters more than the rows below it.
         painted.wait(timeout=5)
-        batch: list[ProposalReport] = []
+        rest = unread[FIRST_MANIFESTS:]
+        for at in range(0, len(rest), MANIFEST_BATCH):
+            if worker.is_cancelled:
+                return
+            batch = {ulid: entries_mod.read_manifest(review.vault, ulid) for ulid in rest[at : at + MANIFEST_BATCH]}
+            self.app.call_from_thread(self._summarised, batch)
+        ids = [ulid for ulid, _hint in listed]
+        batch_reports: list[ProposalReport] = []
         for report in entries_mod.check_all(review.vault, review.settings, ids):
             if worker.is_cancelled:
                 return
-            batch.append(report)
-            if len(batch) >= BATCH:
-                self.app.call_from_thread(self._checked, batch)
-                batch = []
+            batch_reports.append(report)
+            if len(batch_reports) >= BATCH:
+                self.app.call_from_thread(self._checked, batch_reports)
+                batch_reports = []
             time.sleep(0)  # hand the lock to the UI thread between proposals: keys stay responsive
-        if batch and not worker.is_cancelled:
-            self.app.call_from_thread(self._checked, batch)
+        if batch_reports and not worker.is_cancelled:
+            self.app.call_from_thread(self._checked, batch_reports)
 
-    def _listed(self, ids: list[str], select: str | None, painted: threading.Event) -> None:
+    def _listed(
+        self,
+        listed: list[tuple[str, bool]],
+        manifests: dict[str, dict[str, object] | None],
+        select: str | None,
+        painted: threading.Event,
+    ) -> None:
+        if self.closing:
+            painted.set()
+            return
         queue = self.queue
         known = queue.entries
-        for gone in set(known) - set(ids):
+        ids = {ulid for ulid, _hint in listed}
+        for gone in set(known) - ids:
             known[gone].gone = True
-        for ulid in ids:
+        for ulid, hint in listed:
             if ulid not in known:
-                known[ulid] = Entry(ulid, created=entries_mod.created_from_ulid(ulid))
+                known[ulid] = Entry(ulid, created=entries_mod.created_from_ulid(ulid), maybe_decided=hint)
+            if ulid in manifests:
+                entries_mod.summarise(known[ulid], manifests[ulid])
         queue.rebuild(keep=select)
         self._empty_state()
-        self.call_after_refresh(painted.set)
+
+        def drawn() -> None:
+            painted.set()
+            self.painted.set()
+
+        self.call_after_refresh(drawn)
+
+    def _summarised(self, manifests: dict[str, dict[str, object] | None]) -> None:
+        if self.closing:
+            return
+        queue = self.queue
+        for ulid, data in manifests.items():
+            entry = queue.entries.get(ulid)
+            if entry is not None and entry.report is None:
+                queue.update_entry(entries_mod.summarise(entry, data))
 
     def _checked(self, reports: list[ProposalReport]) -> None:
+        if self.closing:
+            return
         queue = self.queue
         rebuild = False
         for report in reports:
@@ -205,21 +261,52 @@ class QueueScreen(Screen[None]):
         self.set_class(not self.queue.row_count, "-empty")
 
     @work(thread=True, exclusive=True, group="preflight")
-    def preflight(self, ulid: str) -> None:
-        """The validator and the drift check for the highlighted proposal, and its diff rows."""
+    def preflight(self, ulid: str, stored_first: bool = False) -> None:
+        """The validator and the drift check for the highlighted proposal, and its diff rows.
+
+        With ``stored_first`` (nothing of this proposal is shown yet), its stored diff is
+        read and drawn first, so the reviewer reads while the pre-flight runs; ``a`` stays
+        disabled until the pre-flight's result is in."""
         review = self.review
+        worker = get_current_worker()
+        producers = review.settings.producers.names
+        self.painted.wait(timeout=5)  # the queue's first frame comes before any of this
+        if worker.is_cancelled:
+            return
+        if stored_first:
+            changes = entries_mod.stored_changes(review.vault, review.settings, ulid)
+            if changes is not None and not worker.is_cancelled:
+                drawn = threading.Event()
+                self.app.call_from_thread(self._stored, ulid, build(changes, producers), drawn)
+                drawn.wait(timeout=2)
+        if worker.is_cancelled:
+            return
         report = entries_mod.check(review.vault, review.settings, ulid)
-        model = build(report.subject.changes, review.settings.producers.names) if report.subject else None
-        if not get_current_worker().is_cancelled:
+        model = build(report.subject.changes, producers) if report.subject else None
+        if not worker.is_cancelled:
             self.app.call_from_thread(self._preflight_done, ulid, report, model)
 
+    def _stored(self, ulid: str, model: DiffModel, drawn: threading.Event) -> None:
+        if self.closing:
+            drawn.set()
+            return
+        if ulid in self.checking and ulid not in self.models:
+            self.models[ulid] = model
+            if ulid == self.queue.chosen:
+                self._show(self.queue.entries.get(ulid))
+        self.call_after_refresh(drawn.set)
+
     def _preflight_done(self, ulid: str, report: ProposalReport, model: DiffModel | None) -> None:
+        if self.closing:
+            return
         self.checking.discard(ulid)
         entry = self.queue.entries.get(ulid) or Entry(ulid)
         entries_mod.fill(entry, report)
         self.queue.update_entry(entry)
         if model is not None:
             self.models[ulid] = model
+        else:
+            self.models.pop(ulid, None)
         if ulid == self.queue.chosen:
             self._show(entry)
 
@@ -235,8 +322,11 @@ class QueueScreen(Screen[None]):
             self._show(None)
             return
         self.checking.add(entry.id)
+        if entry.id not in self.models and entry.report is not None and entry.report.subject is not None:
+            # The queue's validator has read it already: its diff is shown while the pre-flight runs.
+            self.models[entry.id] = build(entry.report.subject.changes, self.review.settings.producers.names)
         self._show(entry)
-        self.preflight(entry.id)
+        self.preflight(entry.id, stored_first=entry.id not in self.models)
 
     def _show(self, entry: Entry | None) -> None:
         checking = entry is not None and entry.id in self.checking
@@ -247,24 +337,31 @@ class QueueScreen(Screen[None]):
             diff.show(None, "No proposal selected.")
         elif entry.gone:
             diff.show(None, "The proposal's folder is gone.")
-        elif entry.id in self.models and not checking:
+        elif entry.id in self.models:
             model = self.models[entry.id]
             if diff.model is not model:
-                diff.show(model)
+                diff.show(model, of=entry.id)
         else:
             diff.show(None, "Checking…")
-        self.refresh_bindings()
+        # The footer is rebuilt on every refresh of the bindings: only when a key changed.
+        enabled = tuple(self.check_action(a, ()) for a in ("apply", "reject", "rebase", "preview"))
+        if enabled != self._enabled:
+            self._enabled = enabled
+            self.refresh_bindings()
 
     # --- keys ---------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         entry = self.current()
         if action == "apply":
-            return True if entry is not None and entry.apply_blocker is None else None
+            # Never on a result older than the pre-flight that is running now.
+            ok = entry is not None and entry.apply_blocker is None and entry.id not in self.checking
+            return True if ok else None
         if action == "reject":
             return True if entry is not None and entry.status == "pending" and not entry.gone else None
         if action == "rebase":
-            return True if entry is not None and entry.rebase_blocker is None else None
+            ok = entry is not None and entry.rebase_blocker is None and entry.id not in self.checking
+            return True if ok else None
         if action in ("preview", "split", "jump"):
             return True if entry is not None else None
         return True
@@ -360,7 +457,7 @@ class QueueScreen(Screen[None]):
 
     def action_apply(self) -> None:
         entry = self.current()
-        if entry is None or entry.apply_blocker is not None:
+        if entry is None or entry.apply_blocker is not None or entry.id in self.checking:
             return
         body = Text("Curator checks it again, applies it to the work tree and commits exactly these files:\n\n")
         body.append_text(self._files(entry))
@@ -389,7 +486,7 @@ class QueueScreen(Screen[None]):
 
     def action_rebase(self) -> None:
         entry = self.current()
-        if entry is None or entry.rebase_blocker is not None:
+        if entry is None or entry.rebase_blocker is not None or entry.id in self.checking:
             return
         body = Text(
             "A 3-way merge of the proposal's base, its change and the files as they are now becomes a new "
@@ -459,6 +556,8 @@ class QueueScreen(Screen[None]):
             self.app.call_from_thread(self._rebased, ulid, done.new)
 
     def _failed(self, ulid: str, message: str) -> None:
+        if self.closing:
+            return
         self.notify(message, severity="error", timeout=10)
         # The proposal or the vault may have changed: show what is true now.
         if ulid == self.queue.chosen:
@@ -467,6 +566,8 @@ class QueueScreen(Screen[None]):
             self.preflight(ulid)
 
     def _decided(self, ulid: str, message: str, vault_changed: bool) -> None:
+        if self.closing:
+            return
         self.notify(message, timeout=5)
         queue = self.queue
         queue.decided_here.add(ulid)
@@ -479,6 +580,8 @@ class QueueScreen(Screen[None]):
             self.preflight(ulid)
 
     def _rebased(self, old: str, new: str | None) -> None:
+        if self.closing:
+            return
         self.notify(f"New revision {new} staged for review; {old} is superseded.", timeout=8)
         self.queue.decided_here.add(old)
         self.models.pop(old, None)

@@ -21,7 +21,7 @@ COLUMNS = (
     ("files", "Files"),
 )
 # Rows drawn before the first paint; the rest follow it.
-FIRST_ROWS = 60
+FIRST_ROWS = 24
 # Fixed widths; the title takes what is left.
 WIDTHS = {"author": 22, "age": 4, "verdict": 10, "drift": 9, "files": 5}
 SORTS = ("age", "title", "author", "verdict", "drift", "files")
@@ -101,7 +101,7 @@ class QueueTable(DataTable[Text]):
         shown = [
             e
             for e in self.entries.values()
-            if (self.show_decided or e.status == "pending" or e.id in self.decided_here)
+            if (self.show_decided or (e.status == "pending" and not e.held_back) or e.id in self.decided_here)
             and (not self.query_text or e.matches(self.query_text))
         ]
         shown.sort(key=lambda e: _sort_value(e, self.sort_column), reverse=self.sort_reverse)
@@ -135,7 +135,7 @@ class QueueTable(DataTable[Text]):
         first = max(FIRST_ROWS, 2 * self.size.height)
         for e in rows[:first]:
             self.add_row(*self._cells(e), key=e.id)
-        pending = sum(e.status == "pending" and not e.gone for e in self.entries.values())
+        pending = sum(e.status == "pending" and not e.gone and not e.held_back for e in self.entries.values())
         self.border_title = f"Proposals — {pending} pending"
         bits = [f"sorted by {self.sort_column}{' ↓' if self.sort_reverse else ''}"]
         if self.query_text:

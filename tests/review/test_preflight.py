@@ -1,0 +1,194 @@
+"""While the pre-flight runs: the rows and the diff come from the proposals' own files, `a` waits.
+
+The validator is held at a gate the test opens, so what the reviewer sees before
+its result is in can be looked at (the waits are on conditions, never on time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from curator.commands import reject as reject_cmd
+from curator.review import entries
+from curator.review.confirm import ConfirmScreen
+from curator.review.entries import CHECKING
+from curator.review.queue_screen import QueueScreen
+from curator.vault.discover import find_vault
+from tests.builders import created, make_proposal, modify
+from tests.conftest import GitVault
+from tests.review.pilot import review_app, screen, settle, until
+
+
+class Gate:
+    """Holds ``entries.check`` (the pre-flight) and, when asked, ``entries.check_all`` (the queue's)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, *, queue_too: bool) -> None:
+        self.open = threading.Event()
+        check, check_all = entries.check, entries.check_all
+
+        def held_check(*args: Any) -> Any:
+            self.open.wait(30)
+            return check(*args)
+
+        def held_all(*args: Any) -> Iterator[Any]:
+            self.open.wait(30)
+            yield from check_all(*args)
+
+        monkeypatch.setattr(entries, "check", held_check)
+        if queue_too:
+            monkeypatch.setattr(entries, "check_all", held_all)
+
+
+async def _until(pilot: Pilot[None], condition: Callable[[], bool], what: str) -> None:
+    """Like ``until``, for while a worker is held: handles messages instead of waiting for workers."""
+    for _ in range(2000):
+        if condition():
+            return
+        await pilot.pause()
+    raise AssertionError(f"never happened: {what}")
+
+
+def _run(root: Path, scenario: Callable[[Pilot[None]], Any], gate: Gate) -> None:
+    async def main() -> None:
+        async with review_app(root).run_test(size=(110, 32)) as pilot:
+            try:
+                await _until(pilot, lambda: isinstance(pilot.app.screen, QueueScreen), "the queue screen")
+                await scenario(pilot)
+            finally:
+                gate.open.set()
+            await settle(pilot)
+
+    asyncio.run(main())
+
+
+def _status(pilot: Pilot[None]) -> str:
+    return str(screen(pilot).query_one("#status").render())
+
+
+def _reword(v: GitVault, old: str, new: str, title: str, n: int) -> str:
+    c, d = modify(v, "notes/alpha.md", v.read("notes/alpha.md").replace(old, new))
+    return make_proposal(v, [c], diff=d, title=title, ulid=f"01M8PN{n:020d}")
+
+
+def test_rows_and_the_stored_diff_show_before_any_check_and_apply_waits(
+    vault: GitVault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pid = _reword(vault, "Second line.", "Second row.", "Reword the second line", 1)
+    gate = Gate(monkeypatch, queue_too=True)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        s = screen(pilot)
+        await _until(pilot, lambda: s.diff.model is not None and s.diff.of == pid, "the stored diff")
+        entry = s.queue.entries[pid]
+        # The row comes from the manifest; no verdict yet.
+        assert (entry.title, entry.author, entry.files, entry.verdict) == (
+            "Reword the second line",
+            "agent:tester",
+            1,
+            CHECKING,
+        )
+        assert entry.report is None
+        texts = [r.text for r in s.diff.model.rows]
+        assert "Second line." in texts and "Second row." in texts
+        assert s.check_action("apply", ()) is None
+        assert "Pre-flight" in _status(pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        assert not isinstance(pilot.app.screen, ConfirmScreen)
+        gate.open.set()
+        await until(pilot, lambda: pid not in s.checking and s.queue.entries[pid].report is not None, "the check")
+        assert s.check_action("apply", ()) is True
+        assert "Valid · clean" in _status(pilot)
+
+    _run(vault.root, scenario, gate)
+
+
+def test_a_checked_proposal_shows_its_diff_at_once_but_apply_waits_for_a_fresh_preflight(
+    vault: GitVault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = _reword(vault, "Second line.", "Second row.", "First", 1)
+    second = _reword(vault, "Third line.", "Third row.", "Second", 2)
+    gate = Gate(monkeypatch, queue_too=False)
+    gate.open.set()
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        s = screen(pilot)
+        await until(pilot, lambda: all(e.report is not None for e in s.queue.entries.values()), "the queue check")
+        assert s.queue.chosen == first and s.check_action("apply", ()) is True
+        gate.open.clear()  # the next pre-flight is held
+        await pilot.press("j")
+        await _until(pilot, lambda: s.queue.chosen == second and s.diff.of == second, "the second diff")
+        assert "Third row." in [r.text for r in s.diff.model.rows]
+        # Its verdict is in from the queue's check, but the vault may have changed since.
+        assert s.queue.entries[second].apply_blocker is None
+        assert s.check_action("apply", ()) is None and s.check_action("rebase", ()) is None
+        await pilot.press("a")
+        await pilot.pause()
+        assert not isinstance(pilot.app.screen, ConfirmScreen)
+        gate.open.set()
+        await until(pilot, lambda: second not in s.checking, "the pre-flight")
+        assert s.check_action("apply", ()) is True
+
+    _run(vault.root, scenario, gate)
+
+
+def test_a_proposal_decided_in_its_folder_stays_out_of_view_until_checked(
+    vault: GitVault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    decided = _reword(vault, "Second line.", "Second row.", "Decided", 1)
+    reject_cmd.decide(find_vault(str(vault.root)), decided, "no", by="human:tester")
+    pending = _reword(vault, "Third line.", "Third row.", "Pending", 2)
+    # A pending proposal with an uncommitted events.jsonl of its own: held back, then shown.
+    forged = _reword(vault, "First line", "1st line", "Forged", 3)
+    (vault.root / ".kp" / "proposals" / forged / "events.jsonl").write_text("{}\n")
+    gate = Gate(monkeypatch, queue_too=True)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        s = screen(pilot)
+        await _until(pilot, lambda: s.queue.row_count > 0, "the first rows")
+        assert [e.id for e in s.queue.visible_entries()] == [pending]
+        gate.open.set()
+        await until(pilot, lambda: all(e.checked for e in s.queue.entries.values()), "the queue check")
+        assert [e.id for e in s.queue.visible_entries()] == [pending, forged]
+        assert s.queue.entries[decided].status == "rejected"
+
+    _run(vault.root, scenario, gate)
+
+
+def test_the_stored_diff_never_reads_through_a_symlink(
+    vault: GitVault, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    (outside / "notes").mkdir(parents=True)
+    (outside / "notes" / "new.md").write_text("SECRET from outside the proposal\n")
+    (outside / "proposal.yaml").write_text("title: SECRET title\n")
+    c, f = created("notes/new.md", "---\nkp_id: kp:01J00000000000000000000NEW\n---\n# New\n")
+    pid = make_proposal(vault, [c], files=f, title="Create a note", ulid="01M8PN00000000000000000001")
+    folder = vault.root / ".kp" / "proposals" / pid
+    # files/notes is a symlink to a folder outside the proposal.
+    (folder / "files" / "notes" / "new.md").unlink()
+    (folder / "files" / "notes").rmdir()
+    (folder / "files" / "notes").symlink_to(outside / "notes")
+    # A second proposal whose manifest is a symlink.
+    other = make_proposal(vault, [c], files=f, title="Other", ulid="01M8PN00000000000000000002")
+    (vault.root / ".kp" / "proposals" / other / "proposal.yaml").unlink()
+    (vault.root / ".kp" / "proposals" / other / "proposal.yaml").symlink_to(outside / "proposal.yaml")
+    gate = Gate(monkeypatch, queue_too=True)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        s = screen(pilot)
+        await _until(pilot, lambda: s.diff.model is not None and s.diff.of == pid, "the stored diff")
+        texts = [r.text for r in s.diff.model.rows]
+        assert any("not shown: the new file is missing from files/" in t for t in texts)
+        assert not any("SECRET" in t for t in texts)
+        assert s.queue.entries[other].title == ""  # shown by its id, not the linked file's title
+        assert not any("SECRET" in (e.title or "") for e in s.queue.entries.values())
+
+    _run(vault.root, scenario, gate)
