@@ -327,8 +327,10 @@ class _Layout:
         self.top = max(self.top, len(lines))
 
 
-def build(changes: Sequence[ChangeView], producers: Sequence[str] = ()) -> DiffModel:
-    """Rows for every change of a proposal, in the proposal's order (made as they are looked at)."""
+def build(changes: Sequence[ChangeView], producers: Sequence[str] = (), *, more: int = 0) -> DiffModel:
+    """Rows for every change of a proposal, in the proposal's order (made as they are looked at).
+
+    ``more``: changes not given yet (still being read); a last row says how many."""
     layout = _Layout(producers)
     files: list[FileInfo] = []
     for n, view in enumerate(changes):
@@ -363,4 +365,6 @@ def build(changes: Sequence[ChangeView], producers: Sequence[str] = ()) -> DiffM
         if c.op == "delete":
             layout.fixed(n, Row(NOTE, "the whole file is removed", file=n))
         layout.hunks(n, patch.hunks, _Regions(view.pre_text, layout.producers))
+    if more and files:
+        layout.fixed(len(files) - 1, Row(NOTE, f"… and {more:,} more files, still being read", file=len(files) - 1))
     return DiffModel(Rows(layout.parts), files, layout.stops, layout.widest, layout.top)

@@ -10,6 +10,9 @@ from curator.diffview.visible import visible
 from curator.review.entries import Entry
 
 _DRIFT = {"clean": "green", "drifted": "yellow", "conflicts": "bold red"}
+# Lines of files and of findings drawn here: an adopt proposal changes thousands of files, and a
+# pane of that many lines takes seconds to lay out. The diff (n/p) walks every file.
+SHOWN = 200
 _OPS = {"create": ("+ new", "green"), "modify": ("~ mod", "cyan"), "delete": ("- del", "red")}
 
 
@@ -48,21 +51,31 @@ def describe(entry: Entry | None) -> Text:
         text.append("\n\n")
         text.append("\n".join(visible(line) for line in m.rationale.strip().splitlines()), style="italic")
     if report.subject and report.subject.changes:
-        text.append("\n\nFiles\n", style="bold")
-        for view in report.subject.changes:
+        changes = report.subject.changes
+        text.append(f"\n\nFiles ({len(changes):,})\n" if len(changes) > SHOWN else "\n\nFiles\n", style="bold")
+        for view in changes[:SHOWN]:
             label, style = _OPS.get(view.change.op, (view.change.op, ""))
             text.append(f" {label} ", style=style)
             text.append(visible(view.change.path))
             if view.drift:
                 text.append(f"  {view.drift}", style=_DRIFT.get(view.drift, ""))
             text.append("\n")
+        if len(changes) > SHOWN:
+            text.append(f" … and {len(changes) - SHOWN:,} more: n in the diff goes from file to file\n", style="grey62")
     if report.findings:
-        text.append("\nFindings\n", style="bold red")
-        for f in report.findings:
+        text.append(
+            f"\nFindings ({len(report.findings):,})\n" if len(report.findings) > SHOWN else "\nFindings\n",
+            style="bold red",
+        )
+        for f in report.findings[:SHOWN]:
             where = f"{visible(f.path)}:{f.line}" if f.line else visible(f.path)
             text.append(f" {f.code} ", style="bold red")
             text.append(where, style="underline")
             text.append(f"\n   {visible(f.message)}\n")
+        if len(report.findings) > SHOWN:
+            text.append(
+                f" … and {len(report.findings) - SHOWN:,} more (curator validate lists them all)\n", style="grey62"
+            )
     elif entry.status == "pending":
         text.append("\nValid", style="bold green")
         if report.auto_applicable:

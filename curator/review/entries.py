@@ -11,7 +11,7 @@ import datetime as dt
 import os
 import stat
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -124,10 +124,15 @@ def created_from_ulid(ulid: str) -> str | None:
     return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-# A manifest Curator writes is a few hundred bytes; a larger one is shown by its id until
-# the validator has read it (under the vault's limits).
-MANIFEST_CAP = 256 * 1024
+# Manifests read before the first paint: one change is about 150 bytes, so this is a proposal of
+# a few hundred files. Larger ones (an adopt of thousands of notes: half a megabyte, a second or
+# two of YAML) are shown by their id at first and read after the first paint.
+MANIFEST_CAP = 64 * 1024
 _yaml = threading.local()
+# Large manifests kept parsed (their bytes and data), a few at a time.
+LARGE_KEPT = 4
+_large: dict[str, tuple[bytes, dict[str, Any] | None]] = {}
+_large_lock = threading.Lock()
 
 
 def _read_capped(path: str, cap: int) -> bytes | None:
@@ -170,16 +175,33 @@ def list_queue(vault: Vault) -> list[tuple[str, bool]]:
     return [(ulid, os.path.lexists(os.path.join(vault.root, PROPOSALS_DIR, ulid, EVENTS))) for ulid in list_ids(vault)]
 
 
-def read_manifest(vault: Vault, ulid: str) -> dict[str, Any] | None:
+def read_manifest(vault: Vault, ulid: str, cap: int = MANIFEST_CAP) -> dict[str, Any] | None:
     """proposal.yaml as plain data, for the queue's row before the validator has run.
 
     No pydantic here (a third of a second to import): the row only shows the title, author,
     age and number of files, each checked for its type and made visible; the validator's
     reading replaces it."""
     folder = _folder(vault, ulid)
-    raw = _read_capped(os.path.join(folder, MANIFEST), MANIFEST_CAP) if folder else None
+    raw = _read_capped(os.path.join(folder, MANIFEST), cap) if folder else None
     if raw is None:
         return None
+    if len(raw) <= MANIFEST_CAP:
+        return _parse(raw)
+    # A large one is read by the queue's worker and by the pre-flight's stored diff, often at
+    # the same moment: parsed once (the same bytes give the same data).
+    key = os.path.join(vault.root, ulid)
+    with _large_lock:
+        found = _large.get(key)
+        if found is not None and found[0] == raw:
+            return found[1]
+        data = _parse(raw)
+        if len(_large) >= LARGE_KEPT:
+            _large.clear()
+        _large[key] = (raw, data)
+        return data
+
+
+def _parse(raw: bytes) -> dict[str, Any] | None:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
@@ -209,13 +231,28 @@ def summarise(entry: Entry, data: dict[str, Any] | None) -> Entry:
     return entry
 
 
-def stored_changes(vault: Vault, settings: Settings, ulid: str) -> list[ChangeView] | None:
-    """The changes as the proposal's own files state them, read without the repository.
+def _head(text: str, sections: int) -> str:
+    """The first ``sections`` file sections of a git diff (each starts a line with ``diff --git``)."""
+    at = 0
+    for _ in range(sections):
+        at = text.find("\ndiff --git ", at + 1)
+        if at < 0:
+            return text
+    return text[: at + 1]
+
+
+def stored_changes(
+    vault: Vault, settings: Settings, ulid: str, first: int | None = None
+) -> tuple[list[ChangeView], int] | None:
+    """The changes as the proposal's own files state them, read without the repository,
+    and how many of the manifest's changes are left out.
 
     What the diff pane shows while the pre-flight runs: the manifest's changes with their
     sections of changes.diff, and created files from files/. No base, no drift and no
-    verdict (the pre-flight's model replaces this one). None when the manifest or the
-    diff cannot be read; the pre-flight then says why."""
+    verdict (the pre-flight's model replaces this one). ``first``: only the first that many
+    sections of the diff are read (a screenful of an adopt proposal's thousands), and only
+    the changes found in them are given. None when the manifest or the diff cannot be read;
+    the pre-flight then says why."""
     from curator.proposals.diff import DiffError, FilePatch, parse
     from curator.proposals.manifest import parse as parse_manifest
     from curator.proposals.paths import escape_reason
@@ -224,19 +261,22 @@ def stored_changes(vault: Vault, settings: Settings, ulid: str) -> list[ChangeVi
     folder = _folder(vault, ulid)
     limits = settings.limits
     raw = _read_capped(os.path.join(folder, DIFF), limits.max_proposal_bytes) if folder else None
-    data = read_manifest(vault, ulid)
+    data = read_manifest(vault, ulid, limits.max_proposal_bytes)
     manifest, _problems = parse_manifest(data) if data is not None else (None, [])
     if manifest is None:
         return None
     try:
-        patches = parse(raw.decode("utf-8")) if raw else []
+        text = raw.decode("utf-8") if raw else ""
+        patches = parse(_head(text, first) if first is not None else text)
     except (DiffError, UnicodeDecodeError):
         return None
     by_path: dict[str, FilePatch] = {}
     for fp in patches:
         by_path.setdefault(fp.path, fp)
-    views = []
+    views: list[ChangeView] = []
     for change in manifest.changes:
+        if first is not None and (len(views) >= first or (change.op != "create" and change.path not in by_path)):
+            continue
         view = ChangeView(change)
         views.append(view)
         if escape_reason(change.path):
@@ -246,7 +286,7 @@ def stored_changes(vault: Vault, settings: Settings, ulid: str) -> list[ChangeVi
             view.new_bytes = _stored_file(folder, change.path, limits.max_file_bytes)
         else:
             view.patch = by_path.get(change.path)
-    return views
+    return views, len(manifest.changes) - len(views)
 
 
 def fill(entry: Entry, report: ProposalReport) -> Entry:
@@ -287,12 +327,17 @@ def check(vault: Vault, settings: Settings, ulid: str) -> ProposalReport:
     return validate_proposal(RepoState(v, settings), store.load_within(v.root, ulid, settings.limits))
 
 
-def check_all(vault: Vault, settings: Settings, ids: list[str]) -> Iterator[ProposalReport]:
-    """Every proposal in ``ids``, one repository state shared (the vault is walked once)."""
+def check_all(
+    vault: Vault, settings: Settings, ids: list[str], skip: Callable[[str], bool] | None = None
+) -> Iterator[ProposalReport]:
+    """Every proposal in ``ids``, one repository state shared (the vault is walked once).
+
+    ``skip``: asked just before each proposal; a pre-flight checking it already delivers its report."""
     from curator.validator import validate_proposal
     from curator.validator.state import RepoState
 
     v = fresh(vault)
     state = RepoState(v, settings)
     for ulid in ids:
-        yield validate_proposal(state, store.load_within(v.root, ulid, settings.limits))
+        if skip is None or not skip(ulid):
+            yield validate_proposal(state, store.load_within(v.root, ulid, settings.limits))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -50,6 +49,8 @@ class PreviewScreen(ModalScreen[None]):
                 yield Static(Text(self.note or "Nothing to show.", style="italic"))
             else:
                 code = "\n".join(visible_line(line) for line in split_lines(self.content))
+                from rich.syntax import Syntax  # pygments: loaded when a file is first viewed, not at start
+
                 yield Static(Syntax(code, "markdown", theme="ansi_dark", line_numbers=True, word_wrap=True))
 
     def on_mount(self) -> None:

@@ -49,6 +49,10 @@ BATCH = 25
 # Manifests read before the first paint (a screen's rows and then some), and per batch after it.
 FIRST_MANIFESTS = 24
 MANIFEST_BATCH = 100
+# Diff sections read for the first screen of a proposal's stored diff, before all of them.
+STORED_FIRST = 40
+# Files listed in a confirmation dialog; past this it says how many more (the diff shows them all).
+DIALOG_FILES = 12
 
 
 class QueueScreen(Screen[None]):
@@ -116,6 +120,14 @@ class QueueScreen(Screen[None]):
         self.checking: set[str] = set()
         self.models: dict[str, DiffModel] = {}
         """The latest diff of each proposal looked at: the pre-flight's, or the stored diff's until it is in."""
+        self._partial: dict[str, DiffModel] = {}
+        """Models drawn from a stored diff while the pre-flight runs (replaced as more is read)."""
+        self.preflighting: set[str] = set()
+        """Proposals a pre-flight worker is validating right now (read by the queue's worker)."""
+        self._tokens: dict[str, object] = {}
+        """The latest pre-flight asked for, per proposal: only its result ends the checking state."""
+        self.queue_entries: dict[str, Entry] = {}
+        """The queue's entries (the same dict the table holds), for the queue's worker to read."""
         self.painted = threading.Event()
         """Set once the queue's first frame is drawn: the pre-flight waits for it."""
         self._enabled: tuple[bool | None, ...] = ()
@@ -158,6 +170,7 @@ class QueueScreen(Screen[None]):
         if self.review.now is not None:
             self.queue.now = self.review.now
         self.queue.focus()
+        self.queue_entries = self.queue.entries
         self.load_queue()
 
     # --- loading and checking (workers) -------------------------------------------------
@@ -182,22 +195,46 @@ class QueueScreen(Screen[None]):
         # Drawn before the rest is read: every worker here wants the one interpreter lock,
         # and the first paint of a long queue matters more than the rows below it.
         painted.wait(timeout=5)
-        rest = unread[FIRST_MANIFESTS:]
+        # Now the large manifests too, and the first ones that were too large before the paint.
+        cap = review.settings.limits.max_proposal_bytes
+        rest = [u for u, data in first.items() if data is None] + unread[FIRST_MANIFESTS:]
         for at in range(0, len(rest), MANIFEST_BATCH):
             if worker.is_cancelled:
                 return
-            batch = {ulid: entries_mod.read_manifest(review.vault, ulid) for ulid in rest[at : at + MANIFEST_BATCH]}
+            batch = {
+                ulid: entries_mod.read_manifest(review.vault, ulid, cap) for ulid in rest[at : at + MANIFEST_BATCH]
+            }
             self.app.call_from_thread(self._summarised, batch)
         ids = [ulid for ulid, _hint in listed]
+        # A proposal whose pre-flight is running is left to it (the same check; its report comes).
+        # One the reviewer moved away from before its check began gets no report from there:
+        # those are checked here at the end.
+        left: list[str] = []
+
+        def skip(ulid: str) -> bool:
+            if ulid in self.preflighting:
+                left.append(ulid)
+                return True
+            return False
+
         batch_reports: list[ProposalReport] = []
-        for report in entries_mod.check_all(review.vault, review.settings, ids):
-            if worker.is_cancelled:
-                return
-            batch_reports.append(report)
-            if len(batch_reports) >= BATCH:
-                self.app.call_from_thread(self._checked, batch_reports)
-                batch_reports = []
-            time.sleep(0)  # hand the lock to the UI thread between proposals: keys stay responsive
+        for round_ in (ids, left):
+            for report in entries_mod.check_all(
+                review.vault, review.settings, round_, skip=skip if round_ is ids else None
+            ):
+                if worker.is_cancelled:
+                    return
+                batch_reports.append(report)
+                if len(batch_reports) >= BATCH:
+                    self.app.call_from_thread(self._checked, batch_reports)
+                    batch_reports = []
+                time.sleep(0)  # hand the lock to the UI thread between proposals: keys stay responsive
+            if round_ is ids:
+                # Wait for those pre-flights; recheck only the ones that delivered nothing.
+                while any(u in self.preflighting for u in left) and not worker.is_cancelled:
+                    time.sleep(0.05)
+                entries = self.queue_entries
+                left[:] = [u for u in left if entries.get(u) is None or entries[u].report is None]
         if batch_reports and not worker.is_cancelled:
             self.app.call_from_thread(self._checked, batch_reports)
 
@@ -261,7 +298,7 @@ class QueueScreen(Screen[None]):
         self.set_class(not self.queue.row_count, "-empty")
 
     @work(thread=True, exclusive=True, group="preflight")
-    def preflight(self, ulid: str, stored_first: bool = False) -> None:
+    def preflight(self, ulid: str, token: object, stored_first: bool = False) -> None:
         """The validator and the drift check for the highlighted proposal, and its diff rows.
 
         With ``stored_first`` (nothing of this proposal is shown yet), its stored diff is
@@ -270,36 +307,50 @@ class QueueScreen(Screen[None]):
         review = self.review
         worker = get_current_worker()
         producers = review.settings.producers.names
-        self.painted.wait(timeout=5)  # the queue's first frame comes before any of this
-        if worker.is_cancelled:
-            return
-        if stored_first:
-            changes = entries_mod.stored_changes(review.vault, review.settings, ulid)
-            if changes is not None and not worker.is_cancelled:
+        # From here the queue's worker leaves this proposal to us (no second check of a large one).
+        self.preflighting.add(ulid)
+        try:
+            self.painted.wait(timeout=5)  # the queue's first frame comes before any of this
+            if worker.is_cancelled:
+                return
+            # A screenful of files first, then all of them (an adopt proposal has thousands).
+            for first in (STORED_FIRST, None) if stored_first else ():
+                stored = entries_mod.stored_changes(review.vault, review.settings, ulid, first)
+                if stored is None or worker.is_cancelled:
+                    break
+                changes, more = stored
                 drawn = threading.Event()
-                self.app.call_from_thread(self._stored, ulid, build(changes, producers), drawn)
+                self.app.call_from_thread(self._stored, ulid, build(changes, producers, more=more), drawn)
                 drawn.wait(timeout=2)
-        if worker.is_cancelled:
-            return
-        report = entries_mod.check(review.vault, review.settings, ulid)
-        model = build(report.subject.changes, producers) if report.subject else None
-        if not worker.is_cancelled:
-            self.app.call_from_thread(self._preflight_done, ulid, report, model)
+                if not more:
+                    break
+            if worker.is_cancelled:
+                return
+            report = entries_mod.check(review.vault, review.settings, ulid)
+            model = build(report.subject.changes, producers) if report.subject else None
+            # Delivered even when the reviewer has moved on: it is this proposal's verdict.
+            self.app.call_from_thread(self._preflight_done, ulid, token, report, model)
+        finally:
+            self.preflighting.discard(ulid)
 
     def _stored(self, ulid: str, model: DiffModel, drawn: threading.Event) -> None:
         if self.closing:
             drawn.set()
             return
-        if ulid in self.checking and ulid not in self.models:
+        shown = self.models.get(ulid)
+        if ulid in self.checking and (shown is None or shown is self._partial.get(ulid)):
+            self._partial[ulid] = model
             self.models[ulid] = model
             if ulid == self.queue.chosen:
                 self._show(self.queue.entries.get(ulid))
         self.call_after_refresh(drawn.set)
 
-    def _preflight_done(self, ulid: str, report: ProposalReport, model: DiffModel | None) -> None:
+    def _preflight_done(self, ulid: str, token: object, report: ProposalReport, model: DiffModel | None) -> None:
         if self.closing:
             return
-        self.checking.discard(ulid)
+        if self._tokens.get(ulid) is token:
+            self.checking.discard(ulid)
+        self._partial.pop(ulid, None)
         entry = self.queue.entries.get(ulid) or Entry(ulid)
         entries_mod.fill(entry, report)
         self.queue.update_entry(entry)
@@ -326,7 +377,13 @@ class QueueScreen(Screen[None]):
             # The queue's validator has read it already: its diff is shown while the pre-flight runs.
             self.models[entry.id] = build(entry.report.subject.changes, self.review.settings.producers.names)
         self._show(entry)
-        self.preflight(entry.id, stored_first=entry.id not in self.models)
+        self._check(entry.id, stored_first=entry.id not in self.models)
+
+    def _check(self, ulid: str, stored_first: bool = False) -> None:
+        """Start the pre-flight of ``ulid``; until this one's result is in, ``a`` stays disabled."""
+        self.checking.add(ulid)
+        token = self._tokens[ulid] = object()
+        self.preflight(ulid, token, stored_first)
 
     def _show(self, entry: Entry | None) -> None:
         checking = entry is not None and entry.id in self.checking
@@ -447,12 +504,15 @@ class QueueScreen(Screen[None]):
     def _files(self, entry: Entry) -> Text:
         text = Text()
         subject = entry.report.subject if entry.report else None
-        for view in subject.changes if subject else []:
+        changes = subject.changes if subject else []
+        for view in changes[:DIALOG_FILES]:
             text.append(f"  {view.change.op:6} ", style="bold")
             text.append(visible(view.change.path))
             if view.drift:
                 text.append(f"  [{view.drift}]")
             text.append("\n")
+        if len(changes) > DIALOG_FILES:
+            text.append(f"  … and {len(changes) - DIALOG_FILES:,} more ({len(changes):,} files; the diff shows each)\n")
         return text
 
     def action_apply(self) -> None:
@@ -563,7 +623,7 @@ class QueueScreen(Screen[None]):
         if ulid == self.queue.chosen:
             self.checking.add(ulid)
             self._show(self.current())
-            self.preflight(ulid)
+            self._check(ulid)
 
     def _decided(self, ulid: str, message: str, vault_changed: bool) -> None:
         if self.closing:
@@ -577,7 +637,7 @@ class QueueScreen(Screen[None]):
         # proposal's drift is checked again against the vault as it now is.
         self.load_queue(select=following or ulid)
         if following is None and not vault_changed:
-            self.preflight(ulid)
+            self._check(ulid)
 
     def _rebased(self, old: str, new: str | None) -> None:
         if self.closing:

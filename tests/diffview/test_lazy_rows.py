@@ -93,7 +93,7 @@ def _hunks(draw: st.DrawFn) -> list[Hunk]:
     return out
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(_hunks(), st.lists(LINES, max_size=40), st.data())
 def test_lazy_rows_match_the_eager_build(hunks: list[Hunk], pre_lines: list[str], data: st.DataObject) -> None:
     pre = "".join(pre_lines)

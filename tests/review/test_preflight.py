@@ -37,9 +37,9 @@ class Gate:
             self.open.wait(30)
             return check(*args)
 
-        def held_all(*args: Any) -> Iterator[Any]:
+        def held_all(*args: Any, **kwargs: Any) -> Iterator[Any]:
             self.open.wait(30)
-            yield from check_all(*args)
+            yield from check_all(*args, **kwargs)
 
         monkeypatch.setattr(entries, "check", held_check)
         if queue_too:
@@ -192,3 +192,75 @@ def test_the_stored_diff_never_reads_through_a_symlink(
         assert not any("SECRET" in (e.title or "") for e in s.queue.entries.values())
 
     _run(vault.root, scenario, gate)
+
+
+def test_the_queue_leaves_a_proposal_to_its_running_preflight(vault: GitVault, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = _reword(vault, "Second line.", "Second row.", "First", 1)
+    second = _reword(vault, "Third line.", "Third row.", "Second", 2)
+    import curator.validator as validator
+
+    seen: list[str] = []
+    validate = validator.validate_proposal
+
+    def counted(state: Any, proposal: Any) -> Any:
+        seen.append(proposal.id)
+        return validate(state, proposal)
+
+    monkeypatch.setattr(validator, "validate_proposal", counted)
+
+    async def main() -> None:
+        async with review_app(vault.root).run_test(size=(110, 32)) as pilot:
+            await settle(pilot)
+            s = screen(pilot)
+            assert all(e.report is not None for e in s.queue.entries.values())
+            assert s.queue.chosen == first and first not in s.checking
+
+    asyncio.run(main())
+    # The highlighted one is checked once (its pre-flight), not by the queue's worker too.
+    assert sorted(seen) == [first, second]
+
+
+def test_a_proposal_of_thousands_of_files_lists_the_first_ones_and_says_how_many(vault: GitVault) -> None:
+    from curator.proposals.manifest import Change
+    from curator.proposals.store import ProposalDir
+    from curator.review.detail import SHOWN, describe
+    from curator.review.entries import Entry, fill
+    from curator.validator import ProposalReport
+    from curator.validator.finding import Finding
+    from curator.validator.subject import ChangeView, Subject
+
+    views = [ChangeView(Change(op="modify", path=f"notes/n{i}.md", base_blob="0" * 40)) for i in range(3000)]
+    subject = Subject(ProposalDir("01M8PN00000000000000000001", ".kp/proposals/x"), changes=views)
+    findings = [Finding("KP005", f"notes/n{i}.md", "drifted", 1) for i in range(SHOWN + 5)]
+    report = ProposalReport("01M8PN00000000000000000001", findings, False, "pending", "clean", subject)
+    text = describe(fill(Entry(report.id), report)).plain
+    assert "Files (3,000)" in text and f"… and {3000 - SHOWN:,} more" in text
+    assert "notes/n0.md" in text and f"notes/n{SHOWN}.md" not in text
+    assert "Findings (205)" in text and "… and 5 more" in text
+    assert len(text.splitlines()) < 3 * SHOWN + 50
+
+
+def test_a_stored_diff_of_many_files_is_read_a_screenful_first(vault: GitVault) -> None:
+    from curator.diffview.model import NOTE, build
+    from curator.settings import load
+
+    changes, sections = [], []
+    for name in ("alpha", "beta", "gamma"):
+        path = f"notes/{name}.md"
+        if not (vault.root / path).exists():
+            continue
+        c, d = modify(vault, path, vault.read(path) + "\nOne more line.\n")
+        changes.append(c)
+        sections.append(d)
+    assert len(changes) >= 2
+    pid = make_proposal(vault, changes, diff="".join(sections), title="Many")
+    v = find_vault(str(vault.root))
+    settings = load(v.root)
+    first = entries.stored_changes(v, settings, pid, 1)
+    assert first is not None
+    views, more = first
+    assert [x.change.path for x in views] == [changes[0]["path"]] and more == len(changes) - 1
+    model = build(views, (), more=more)
+    assert model.rows[len(model.rows) - 1].kind == NOTE and f"{more:,} more files" in model.rows[-1].text
+    whole = entries.stored_changes(v, settings, pid)
+    assert whole is not None and [x.change.path for x in whole[0]] == [c["path"] for c in changes] and whole[1] == 0
