@@ -62,10 +62,10 @@ class QueueLoading(Screen[None]):
         review = self.review
         worker = get_current_worker()
         listed = entries_mod.list_queue(review.vault)
-        known = set(self.queue.entries)
+        # The queue's own dict, read from this thread (no widget lookup off the UI thread).
+        known = set(self.queue_entries)
+        # Oldest first, as the queue opens (sorted by age).
         unread = [ulid for ulid, hint in listed if ulid not in known and not hint]
-        if self.queue.sort_reverse:
-            unread.reverse()
         first = {ulid: entries_mod.read_manifest(review.vault, ulid) for ulid in unread[:FIRST_MANIFESTS]}
         painted = threading.Event()
         self.app.call_from_thread(self._listed, listed, first, select, painted)
