@@ -171,7 +171,7 @@ class QueueScreen(QueueLoading, Decisions):
         self.set_class(not self.queue.row_count, "-empty")
 
     @work(thread=True, exclusive=True, group="preflight")
-    def preflight(self, ulid: str, token: object, stored_first: bool = False) -> None:
+    def preflight(self, ulid: str, token: object, shown: threading.Event, stored_first: bool = False) -> None:
         """The validator and the drift check for the highlighted proposal, and its diff rows.
 
         With ``stored_first`` (nothing of this proposal is shown yet), its stored diff is
@@ -183,7 +183,10 @@ class QueueScreen(QueueLoading, Decisions):
         # From here the queue's worker leaves this proposal to us (no second check of a large one).
         self.preflighting.add(ulid)
         try:
-            self.painted.wait(timeout=5)  # the queue's first frame comes before any of this
+            # The queue's first frame, and what the highlight drew, come before any of this: the
+            # validator would hold the interpreter lock while the screen is being drawn.
+            self.painted.wait(timeout=5)
+            shown.wait(timeout=1)
             if worker.is_cancelled:
                 return
             # A screenful of files first, then all of them (an adopt proposal has thousands).
@@ -256,7 +259,9 @@ class QueueScreen(QueueLoading, Decisions):
         """Start the pre-flight of ``ulid``; until this one's result is in, ``a`` stays disabled."""
         self.checking.add(ulid)
         token = self._tokens[ulid] = object()
-        self.preflight(ulid, token, stored_first)
+        shown = threading.Event()
+        self.call_after_refresh(shown.set)
+        self.preflight(ulid, token, shown, stored_first)
 
     def _show(self, entry: Entry | None) -> None:
         checking = entry is not None and entry.id in self.checking
