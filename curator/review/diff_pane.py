@@ -8,6 +8,7 @@ and markdown colours are worked out per visible row by ``diffview.richtext``
 
 from __future__ import annotations
 
+import threading
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -51,6 +52,8 @@ class DiffPane(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.model: DiffModel | None = None
+        self.drawn = threading.Event()
+        """Set once a row of the model shown now has been drawn (the pre-flight waits for it)."""
         self.of: str | None = None
         """The proposal whose diff is shown."""
         self.placeholder = "Select a proposal to see its changes."
@@ -72,6 +75,7 @@ class DiffPane(ScrollView, can_focus=True):
         top = self._model_row_at(int(self.scroll_y), self.split) if keep else 0
         self.of = of if model is not None else None
         self.model = model
+        self.drawn = threading.Event()
         self.placeholder = placeholder or self.placeholder
         self._renderer = Renderer(model) if model is not None else None
         self._split_rows = None
@@ -193,6 +197,7 @@ class DiffPane(ScrollView, can_focus=True):
         if row >= self.row_count:
             return Strip.blank(width)
         strip = Strip(self._segments(row, width))
+        self.drawn.set()
         if self.split:
             return strip.crop_extend(0, width, None)
         return strip.crop_extend(scroll_x, scroll_x + width, None)

@@ -171,7 +171,7 @@ class QueueScreen(QueueLoading, Decisions):
         self.set_class(not self.queue.row_count, "-empty")
 
     @work(thread=True, exclusive=True, group="preflight")
-    def preflight(self, ulid: str, token: object, shown: threading.Event, stored_first: bool = False) -> None:
+    def preflight(self, ulid: str, token: object, shown: threading.Event | None, stored_first: bool = False) -> None:
         """The validator and the drift check for the highlighted proposal, and its diff rows.
 
         With ``stored_first`` (nothing of this proposal is shown yet), its stored diff is
@@ -186,7 +186,8 @@ class QueueScreen(QueueLoading, Decisions):
             # The queue's first frame, and what the highlight drew, come before any of this: the
             # validator would hold the interpreter lock while the screen is being drawn.
             self.painted.wait(timeout=5)
-            shown.wait(timeout=1)
+            if shown is not None:
+                shown.wait(timeout=1)
             if worker.is_cancelled:
                 return
             # A screenful of files first, then all of them (an adopt proposal has thousands).
@@ -259,8 +260,8 @@ class QueueScreen(QueueLoading, Decisions):
         """Start the pre-flight of ``ulid``; until this one's result is in, ``a`` stays disabled."""
         self.checking.add(ulid)
         token = self._tokens[ulid] = object()
-        shown = threading.Event()
-        self.call_after_refresh(shown.set)
+        diff = self.diff
+        shown = diff.drawn if diff.of == ulid and diff.model is not None else None
         self.preflight(ulid, token, shown, stored_first)
 
     def _show(self, entry: Entry | None) -> None:
