@@ -72,6 +72,8 @@ class QueueLoading(Screen[None]):
         # Drawn before the rest is read: every worker here wants the one interpreter lock,
         # and the first paint of a long queue matters more than the rows below it.
         painted.wait(timeout=5)
+        if listed:
+            self.painted.wait(timeout=2)
         # Now the large manifests too, and the first ones that were too large before the paint.
         cap = review.settings.limits.max_proposal_bytes
         rest = [u for u, data in first.items() if data is None] + unread[FIRST_MANIFESTS:]
@@ -140,7 +142,8 @@ class QueueLoading(Screen[None]):
 
         def drawn() -> None:
             painted.set()
-            self.painted.set()
+            if not queue.row_count:
+                self.painted.set()  # drawn empty: nothing to wait for
 
         self.call_after_refresh(drawn)
 

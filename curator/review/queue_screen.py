@@ -121,7 +121,7 @@ class QueueScreen(QueueLoading, Decisions):
         self.queue_entries: dict[str, Entry] = {}
         """The queue's entries (the same dict the table holds), for the queue's worker to read."""
         self.painted = threading.Event()
-        """Set once the queue's first frame is drawn: the pre-flight waits for it."""
+        """Set once the queue's first rows are drawn (or it is drawn empty): the workers wait for it."""
         self._enabled: tuple[bool | None, ...] = ()
 
     @property
@@ -163,6 +163,7 @@ class QueueScreen(QueueLoading, Decisions):
             self.queue.now = self.review.now
         self.queue.focus()
         self.queue_entries = self.queue.entries
+        self.painted = self.queue.drawn
         self.load_queue()
 
     # --- the pre-flight (a worker) ----------------------------------------------------

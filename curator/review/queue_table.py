@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from typing import ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.strip import Strip
 from textual.widgets import DataTable
 
 from curator.review.entries import CHECKING, Entry
@@ -77,6 +79,8 @@ class QueueTable(DataTable[Text]):
         self._generation = 0
         # Decided while the UI is open: kept in view with their event until the next restart.
         self.decided_here: set[str] = set()
+        self.drawn = threading.Event()
+        """Set once a row of proposals has been drawn: the workers wait for the first paint."""
 
     def _add_columns(self) -> None:
         inner = self.scrollable_content_region.width or 80
@@ -87,6 +91,12 @@ class QueueTable(DataTable[Text]):
             self.add_column(
                 label, key=key, width=title if key == "title" else author if key == "author" else WIDTHS[key]
             )
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        if self.row_count and not self.drawn.is_set() and y > 0:  # y 0 is the header
+            self.drawn.set()
+        return strip
 
     def on_mount(self) -> None:
         self._add_columns()
