@@ -52,6 +52,7 @@ def _pending_paths(app: App) -> dict[str, str]:
 
 
 def plan(app: App) -> Plan:
+    from curator.proposals.filters import clean
     from curator.proposals.sources import unified
     from curator.proposals.stage import Draft
     from curator.vault import frontmatter
@@ -84,8 +85,10 @@ def plan(app: App) -> Plan:
         if entry is None:
             out.skipped.append((note.path, "not committed yet: commit it, then run adopt again"))
             continue
-        committed = bytes(repo[entry.id].data)
-        if committed.removeprefix(b"\xef\xbb\xbf") != raw and committed != raw:
+        # The note as git stores it now (a note committed with CRLF before `eol=lf` was set
+        # is LF once cleaned): proposals diff and validate that form.
+        committed = clean(repo, note.path, bytes(repo[entry.id].data))
+        if committed.removeprefix(b"\xef\xbb\xbf") != clean(repo, note.path, raw):
             out.skipped.append((note.path, "has uncommitted edits: commit them, then run adopt again"))
             continue
         kp_id = mint()

@@ -127,3 +127,16 @@ def test_adopt_dry_run_and_a_vault_with_nothing_to_do(vault: GitVault, cli) -> N
     r = cli("--vault", vault.root, "adopt", "--dry-run")
     assert r.code == 0 and "would give 1 note(s) a kp_id" in r.out
     assert not any((vault.root / ".kp" / "proposals").glob("*/proposal.yaml"))
+
+
+def test_adopt_a_note_committed_with_crlf_before_eol_lf_was_set(existing: GitVault, cli) -> None:
+    # `curator init` adds `*.md text eol=lf` to a vault whose notes were committed with CRLF:
+    # git now stores those notes LF, so the proposal's diff must be made against that form.
+    existing.write(".gitattributes", "*.md text eol=lf\n")
+    existing.commit("eol=lf")
+    data = _adopt(cli, existing)
+    assert data["valid"] and "crlf.md" in {a["path"] for a in data["adopted"]}, data["findings"]
+    assert cli("--vault", existing.root, "apply", data["staged"], "--yes").code == 0
+    kp = {a["path"]: a["kp_id"] for a in data["adopted"]}["crlf.md"]
+    committed = existing.git("show", "HEAD:crlf.md").stdout
+    assert committed == f"---\ntitle: Windows\nkp_id: {kp}\n---\nLine one\nLine two\n"
