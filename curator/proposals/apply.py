@@ -142,10 +142,12 @@ def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commi
 
 
 def _write(vault: Vault, journal: jr.Journal) -> None:
-    for n, step in enumerate(journal.steps[:-1]):
-        jr.put(vault, step.path, step.after, step.mode)
-        if n == 0:
-            faults.point("apply:mid-write")
+    # One batched durable write: a file-by-file fsync made a 3,000-note apply wait minutes on the disk.
+    jr.put_many(
+        vault,
+        [(step.path, step.after, step.mode) for step in journal.steps[:-1]],
+        lambda: faults.point("apply:mid-write"),
+    )
 
 
 def _verify(vault: Vault, journal: jr.Journal) -> None:
@@ -276,10 +278,13 @@ def recover(vault: Vault) -> str | None:
             and [str(p) for p in head.parent_ids] == ([journal.head] if journal.head else [])
         )
     if committed:
+        jr.sweep(vault, journal)
+        finish = []
         for step in journal.steps:
             now = jr.current_blob(vault, step.path)
             if now == step.before and now != step.after:
-                jr.put(vault, step.path, step.after, step.mode)
+                finish.append((step.path, step.after, step.mode))
+        jr.put_many(vault, finish)
         _sync_index(vault, journal)
         jr.clear(vault)
         return f"finished the interrupted apply of {journal.proposal}"

@@ -22,7 +22,7 @@ search is a list comparison per candidate line, so a 1 MiB note costs millisecon
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from curator.proposals.diff import Hunk
@@ -53,15 +53,17 @@ def split_lines(text: str) -> list[str]:
     return _LINE_RE.findall(text)
 
 
-def _candidates(line: int, size: int) -> list[int]:
-    """Start lines in git's order: line, line+1, line-1, line+2, line-2, ... within [0, size]."""
-    out = [line]
+def _candidates(line: int, size: int) -> Iterator[int]:
+    """Start lines in git's order: line, line+1, line-1, line+2, line-2, ... within [0, size].
+
+    Lazily: a hunk almost always matches at the first, and listing every line of the
+    file for each hunk was a tenth of the validator's time on a 3,000-note proposal."""
+    yield line
     for d in range(1, max(line, size - line) + 1):
         if line + d <= size:
-            out.append(line + d)
+            yield line + d
         if line - d >= 0:
-            out.append(line - d)
-    return out
+            yield line - d
 
 
 def _matches(image: list[str], patched: list[bool], pre: list[str], at: int) -> bool | None:

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from curator import output
-from curator.fsutil import remove_file, write_atomic
+from curator.fsutil import remove_file, tmp_leftovers, write_atomic, write_many
 from curator.proposals.recovery import APPLY_JOURNAL as NAME
 from curator.vault.discover import Vault
 
@@ -100,11 +101,54 @@ def put(vault: Vault, path: str, oid: str | None, mode: int = 0o100644) -> None:
         write_atomic(full, data, 0o755 if mode == 0o100755 else None)
 
 
+def put_many(
+    vault: Vault, changes: Sequence[tuple[str, str | None, int]], after_first: Callable[[], None] | None = None
+) -> None:
+    """``put`` for many (path, blob id, mode) at once: removals, then one batched durable write."""
+    from curator.proposals.paths import checked_join
+
+    done = 0
+
+    def one_done(_n: int = 0) -> None:
+        nonlocal done
+        done += 1
+        if done == 1 and after_first is not None:
+            after_first()
+
+    writes: list[tuple[str, bytes, int | None]] = []
+    for path, oid, mode in changes:
+        # Checked again where the path is joined: a symlink may have appeared since validation.
+        full = checked_join(vault.root, path)
+        if oid is None:
+            remove_file(full)
+            one_done()
+        else:
+            data = blob_bytes(vault, oid)
+            assert data is not None
+            writes.append((full, data, 0o755 if mode == 0o100755 else None))
+    write_many(writes, one_done)
+
+
+def sweep(vault: Vault, journal: Journal) -> None:
+    """Remove the temp files a killed batched write left beside the journal's paths."""
+    from curator.proposals.paths import UnsafePath, checked_join
+
+    for step in journal.steps:
+        try:
+            full = checked_join(vault.root, step.path)
+        except UnsafePath:
+            continue
+        for tmp in tmp_leftovers(full):
+            remove_file(tmp)
+
+
 def rollback(vault: Vault, journal: Journal) -> list[str]:
     """Put back every file the apply touched; files changed since by someone else are left."""
     from curator.proposals.paths import UnsafePath
 
+    sweep(vault, journal)
     left: list[str] = []
+    back: list[tuple[str, str | None, int]] = []
     for step in journal.steps:
         now = current_blob(vault, step.path)
         if now == step.before:
@@ -112,12 +156,18 @@ def rollback(vault: Vault, journal: Journal) -> list[str]:
         if now != step.after:
             left.append(step.path)
             continue
-        try:
-            put(vault, step.path, step.before, step.mode)
-        except UnsafePath:
-            left.append(step.path)
-        except FileNotFoundError:
-            pass
+        back.append((step.path, step.before, step.mode))
+    try:
+        put_many(vault, back)
+    except (UnsafePath, FileNotFoundError):
+        # A symlink appeared on one of the paths since: put the rest back one by one.
+        for path, before, mode in back:
+            try:
+                put(vault, path, before, mode)
+            except UnsafePath:
+                left.append(path)
+            except FileNotFoundError:
+                pass
     return left
 
 

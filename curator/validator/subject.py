@@ -151,17 +151,16 @@ def _decode(raw: bytes | None) -> str | None:
 def _images(view: ChangeView, state: RepoState) -> None:
     change, patch = view.change, view.patch
     if change.base_blob:
-        raw_base = state.blob(change.base_blob)
-        view.base_bytes = None if raw_base is None else state.clean(change.path, raw_base)
+        if view.current_bytes is not None and _blob_id(view.current_bytes) == change.base_blob:
+            # The work tree (cleaned) holds exactly the base blob (git's ids name content, and
+            # cleaning is idempotent): the usual undrifted case needs no object read.
+            view.base_bytes = view.current_bytes
+        else:
+            raw_base = state.blob(change.base_blob)
+            view.base_bytes = None if raw_base is None else state.clean(change.path, raw_base)
     if patch is None or patch.binary:
         return
     delete = change.op == "delete"
-    base_text = _decode(view.base_bytes)
-    if base_text is not None:
-        try:
-            view.post_from_base = apply_hunks(base_text, patch.hunks, delete=delete)
-        except HunkConflict as e:
-            view.base_conflict = e
     current_text = _decode(view.current_bytes)
     if view.current_bytes is None:
         view.current_conflict = HunkConflict(0, 0, "the file no longer exists")
@@ -172,6 +171,16 @@ def _images(view: ChangeView, state: RepoState) -> None:
             view.post_from_current, view.current_placed = place(current_text, patch.hunks, delete=delete)
         except HunkConflict as e:
             view.current_conflict = e
+    if current_text is not None and view.base_bytes == view.current_bytes:
+        # Same text, same engine: applying the hunks to the base gives the same result.
+        view.post_from_base, view.base_conflict = view.post_from_current, view.current_conflict
+    else:
+        base_text = _decode(view.base_bytes)
+        if base_text is not None:
+            try:
+                view.post_from_base = apply_hunks(base_text, patch.hunks, delete=delete)
+            except HunkConflict as e:
+                view.base_conflict = e
     if view.current_conflict is not None:
         view.drift = "conflicts"
     elif view.base_bytes is not None and view.current_bytes == view.base_bytes:

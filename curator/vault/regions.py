@@ -34,6 +34,8 @@ class RegionProblem:
 
 def marker_on(line: str, producers: Iterable[str]) -> tuple[str, str, str] | None:
     """(producer, begin|end, name) when the line carries a marker of a known producer."""
+    if "<!--" not in line:  # every marker starts so; the regex search costs ten times more
+        return None
     m = MARKER_RE.search(line)
     if not m:
         return None
@@ -49,6 +51,8 @@ def find(lines: list[str], producers: Iterable[str]) -> tuple[list[Region], list
     problems: list[RegionProblem] = []
     open_: tuple[str, str, int] | None = None
     for no, line in enumerate(lines, start=1):
+        if "<!--" not in line:
+            continue
         marker = marker_on(line, producers)
         if marker is None:
             continue

@@ -98,9 +98,12 @@ def test_every_command_undoes_a_half_applied_tree_before_reading_it(vault: GitVa
     assert r.returncode == 137
     assert vault.read("notes/alpha.md") != before["notes/alpha.md"]  # half applied
     assert vault.read("notes/beta.md") == before["notes/beta.md"]
+    # the batched write had beta's new bytes in a temp file beside it, not yet renamed
+    assert list((vault.root / "notes").glob(".beta.md.curator-*.tmp"))
     nxt = run_process("--vault", vault.root, *command, env={"CURATOR_EMBEDDER": "none"})
     assert "undid the interrupted apply" in nxt.stderr, nxt.stderr
     assert {p: vault.read(p) for p in before} == before
+    assert not list((vault.root / "notes").glob(".*.tmp"))
     assert not (vault.root / ".git" / "curator-apply.json").exists()
 
 
