@@ -121,10 +121,17 @@ def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commi
         raw = state.worktree_bytes(path)
         before = str(repo.create_blob(raw)) if raw is not None else None
         result = view.new_bytes if view.change.op == "create" else results.get(path)
-        after = str(repo.create_blob(smudge(repo, path, result))) if result is not None else None
-        head_raw = state.blob(head_oid) if head_oid else None
-        committed = _commit_bytes(view, result, state.clean(path, head_raw) if head_raw is not None else None)
-        commit_oid = str(repo.create_blob(committed)) if committed is not None else None
+        written = smudge(repo, path, result) if result is not None else None
+        after = str(repo.create_blob(written)) if written is not None else None
+        if head_oid is not None and head_oid == view.change.base_blob and view.base_bytes is not None:
+            head_clean: bytes | None = view.base_bytes  # HEAD's blob is the base, cleaned already
+        else:
+            head_raw = state.blob(head_oid) if head_oid else None
+            head_clean = state.clean(path, head_raw) if head_raw is not None else None
+        committed = _commit_bytes(view, result, head_clean)
+        commit_oid = after if committed is not None and committed == written else None
+        if committed is not None and commit_oid is None:
+            commit_oid = str(repo.create_blob(committed))
         journal.steps.append(jr.Step(path, before, after, commit_oid, mode))
     events_path = f"{PROPOSALS_DIR}/{report.id}/{EVENTS}"
     old_events = state.worktree_bytes(events_path)
