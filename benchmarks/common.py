@@ -36,6 +36,17 @@ def powershell_vault() -> Path:
     return vault
 
 
+def peer_checkout(rev: str) -> str:
+    """Older Curator to run beside this one (with PYTHONPATH): a checkout folder, or a git
+    revision of this repository unpacked to a temp folder."""
+    if os.path.isdir(rev):
+        return os.path.abspath(rev)
+    folder = tempfile.mkdtemp(prefix="curator-peer-")
+    archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
+    return folder
+
+
 def timed(cmd: list[str], env: dict[str, str] | None = None, cwd: Path | None = None) -> tuple[float, str]:
     start = time.perf_counter()
     r = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)

@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import ROOT, powershell_vault, timed
+from common import peer_checkout, powershell_vault, timed
 
 STEPS = ("adopt", "validate", "proposals", "apply")
 GIT_ENV = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@b"}
@@ -37,15 +37,6 @@ def prepared_vault() -> Path:
     subprocess.run(["git", "add", "--renormalize", "."], cwd=vault, check=True)
     subprocess.run(["git", "commit", "-q", "-m", "LF line endings"], cwd=vault, check=True, env=env)
     return vault
-
-
-def peer_checkout(rev: str) -> str:
-    if os.path.isdir(rev):
-        return os.path.abspath(rev)
-    folder = tempfile.mkdtemp(prefix="curator-peer-")
-    archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
-    return folder
 
 
 def one_run(template: Path, env: dict[str, str]) -> dict[str, float]:
