@@ -5,7 +5,10 @@
    the same tree, interleaved, medians and their ratio;
 3. ten files edited, then `curator index`: what was re-read, re-chunked and re-embedded.
 
-    python benchmarks/scale_powershell.py [--runs 15] [--first-runs 5] [--embedder fake|local|none]
+    python benchmarks/scale_powershell.py [--runs 15] [--first-runs 5] [--embedder fake|local|none] [--peer REV]
+
+``--peer REV`` times that revision's first lexical index too (``git archive``d to a temp
+folder, run with PYTHONPATH), interleaved run by run with this one's.
 
 Embedding counts need an embedder; `fake` (the hashing test double) counts the same
 passages as the real model without an hour of CPU time; `local` runs the real one.
@@ -23,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import median_ms, powershell_vault, timed
+from common import median_ms, peer_checkout, powershell_vault, timed
 
 WALK = """
 import os, sys
@@ -48,6 +51,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--first-runs", type=int, default=5)
     ap.add_argument("--embedder", default="fake", choices=["fake", "local", "none"])
+    ap.add_argument("--peer", help="a git revision (or checkout folder) whose first index is timed beside this one's")
     args = ap.parse_args()
     vault = powershell_vault()
     curator = [sys.executable, "-m", "curator", "--vault", str(vault)]
@@ -55,22 +59,34 @@ def main() -> None:
     files = sum(1 for p in vault.rglob("*") if p.is_file() and ".git" not in p.parts)
 
     firsts = []
-    for n in range(args.first_runs):
-        if n:
-            shutil.rmtree(env["XDG_CACHE_HOME"])
-        # Each run starts with nothing waiting to be written back: the unpacked tree and the
-        # previous run's index would otherwise be flushed to disk during the next run.
-        os.sync()
-        env["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="curator-bench-cache-")
-        t, out = timed([*curator, "--json", "index"], env)
-        firsts.append(t)
-    report = json.loads(out)
+    peer_firsts: list[float] = []
+    peer_env = {**env, "PYTHONPATH": peer_checkout(args.peer)} if args.peer else None
+    for _ in range(args.first_runs):
+        for e, times in ((env, firsts), (peer_env, peer_firsts)):
+            if e is None:
+                continue
+            if "XDG_CACHE_HOME" in e:
+                shutil.rmtree(e["XDG_CACHE_HOME"])
+            # Each run starts with nothing waiting to be written back: the unpacked tree and the
+            # previous run's index would otherwise be flushed to disk during the next run.
+            os.sync()
+            e["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="curator-bench-cache-")
+            t, out = timed([*curator, "--json", "index"], e, cwd=vault)
+            times.append(t)
+            if e is env:
+                report = json.loads(out)
     first = statistics.median(firsts)
     print(f"vault: {files} files, {report['indexed']} notes, {report['passages']} passages")
     print(
         f"first lexical index: median {first:.2f}s = {files / first:.0f} files/s "
         f"(process wall time; {len(firsts)} fresh runs, {files / max(firsts):.0f}-{files / min(firsts):.0f} files/s)"
     )
+    if peer_firsts:
+        peer = statistics.median(peer_firsts)
+        print(
+            f"  peer {args.peer}: median {peer:.2f}s = {files / peer:.0f} files/s, interleaved run by run; "
+            f"this / peer throughput {peer / first:.2f}x"
+        )
 
     cur, walk = [], []
     for _ in range(args.runs):
