@@ -21,6 +21,10 @@ import re
 import unicodedata
 from functools import lru_cache
 
+# Imported here, not per passage: fts_row runs 60,000 times in a 3,000-note first index.
+from curator.index import language as lang
+from curator.index.segment import has_unspaced, index_terms
+
 NORMALISATION_VERSION = 2
 """2: notes in other languages than English stemmed by their own rules (Porter stemmed
 them all before); bigrams for unspaced scripts."""
@@ -104,12 +108,11 @@ def tokenizer(mode: str) -> str:
 def fts_row(crumb: str, text: str, language: str, mode: str) -> tuple[str, str, str]:
     """What a passage puts in the FTS columns (breadcrumb, body, extra) for its note's
     ``language`` under normalisation ``mode``."""
-    from curator.index import language as lang
-    from curator.index.segment import has_unspaced, index_terms
-
     joined = f"{crumb}\n{text}"
     extra = extra_terms(joined)
-    if has_unspaced(joined):
+    # Apart: a breadcrumb's › separator makes every passage non-ASCII, and the text alone
+    # usually is ASCII, which has_unspaced answers at once.
+    if has_unspaced(text) or has_unspaced(crumb):
         extra = f"{extra} {index_terms(joined)}"
     if "stem" in mode and language != lang.ENGLISH:
         crumb = lang.marked(crumb, language, whole=True)

@@ -37,11 +37,12 @@ PREFIX = "*"
 
 
 def has_unspaced(text: str) -> bool:
-    # Most text is ASCII, or Latin with typographic punctuation: its distinct characters
-    # are few, and looking at those is several times faster than a regex over the text.
+    # Most text is ASCII, answered at once. Otherwise one regex search: on the powershell-docs
+    # passages and breadcrumbs (non-ASCII by their › separator) it is 1.5-3x faster than
+    # testing each distinct character of the text in Python.
     if text.isascii():
         return False
-    return any(c >= "\u0e00" and RUN_RE.match(c) for c in set(text))
+    return RUN_RE.search(text) is not None
 
 
 def bigrams(run: str) -> list[str]:
