@@ -119,10 +119,16 @@ def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commi
         if state.head_tree is not None and head_oid is not None:
             mode = state.head_tree[path].filemode
         raw = state.worktree_bytes(path)
-        before = str(repo.create_blob(raw)) if raw is not None else None
+        before = None
+        if raw is not None:
+            # A file as HEAD has it is in the object store already: nothing to write for it.
+            before = head_oid if head_oid is not None and str(pygit2.hash(raw)) == head_oid else None
+            before = before or str(repo.create_blob(raw))
         result = view.new_bytes if view.change.op == "create" else results.get(path)
         written = smudge(repo, path, result) if result is not None else None
         after = str(repo.create_blob(written)) if written is not None else None
+        if after is not None and written is not None:
+            journal.blobs[after] = written
         if head_oid is not None and head_oid == view.change.base_blob and view.base_bytes is not None:
             head_clean: bytes | None = view.base_bytes  # HEAD's blob is the base, cleaned already
         else:
@@ -154,6 +160,7 @@ def _write(vault: Vault, journal: jr.Journal) -> None:
         vault,
         [(step.path, step.after, step.mode) for step in journal.steps[:-1]],
         lambda: faults.point("apply:mid-write"),
+        journal.blobs,
     )
 
 

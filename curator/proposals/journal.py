@@ -36,6 +36,8 @@ class Journal:
     steps: list[Step] = field(default_factory=list)
     index_lock: list[int] | None = None
     """Device and inode of the index file Curator links to ``.git/index.lock`` (see gitindex)."""
+    blobs: dict[str, bytes] = field(default_factory=dict, repr=False)
+    """Bytes of blobs the apply just made, by id, so they are not read back (never saved)."""
 
     def save(self, vault: Vault) -> None:
         data = {
@@ -102,9 +104,13 @@ def put(vault: Vault, path: str, oid: str | None, mode: int = 0o100644) -> None:
 
 
 def put_many(
-    vault: Vault, changes: Sequence[tuple[str, str | None, int]], after_first: Callable[[], None] | None = None
+    vault: Vault,
+    changes: Sequence[tuple[str, str | None, int]],
+    after_first: Callable[[], None] | None = None,
+    known: dict[str, bytes] | None = None,
 ) -> None:
-    """``put`` for many (path, blob id, mode) at once: removals, then one batched durable write."""
+    """``put`` for many (path, blob id, mode) at once: removals, then one batched durable write.
+    ``known``: bytes of some of those blobs, already in memory."""
     from curator.proposals.paths import checked_join
 
     done = 0
@@ -123,7 +129,8 @@ def put_many(
             remove_file(full)
             one_done()
         else:
-            data = blob_bytes(vault, oid)
+            data = known.get(oid) if known else None
+            data = data if data is not None else blob_bytes(vault, oid)
             assert data is not None
             writes.append((full, data, 0o755 if mode == 0o100755 else None))
     write_many(writes, one_done)
