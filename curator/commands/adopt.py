@@ -87,8 +87,10 @@ def plan(app: App) -> Plan:
             continue
         # The note as git stores it now (a note committed with CRLF before `eol=lf` was set
         # is LF once cleaned): proposals diff and validate that form.
-        committed = clean(repo, note.path, bytes(repo[entry.id].data))
-        if committed.removeprefix(b"\xef\xbb\xbf") != clean(repo, note.path, raw):
+        blob = bytes(repo[entry.id].data)
+        committed = clean(repo, note.path, blob)
+        same = blob.removeprefix(b"\xef\xbb\xbf") == raw  # the usual case, told without a filter
+        if not same and committed.removeprefix(b"\xef\xbb\xbf") != clean(repo, note.path, raw):
             out.skipped.append((note.path, "has uncommitted edits: commit them, then run adopt again"))
             continue
         kp_id = mint()
