@@ -14,13 +14,14 @@ import re
 import stat
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def escape_reason(path: str) -> str | None:
     """Why a proposal may not write ``path``, judged on the string alone."""
     if not path:
         return "the path is empty"
-    if any(ord(c) < 32 or ord(c) == 127 for c in path):
+    if _CONTROL.search(path):
         return "the path contains control characters"
     if path.startswith("/") or _DRIVE.match(path) or path.startswith("\\\\"):
         return "the path is absolute; use a path relative to the vault"
