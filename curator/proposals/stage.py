@@ -105,13 +105,28 @@ def head_commit(vault: Vault) -> str:
 
 
 def _yaml_text(manifest: Manifest) -> bytes:
+    """proposal.yaml: the header by ruamel's round-trip dumper (a multi-line rationale stays one
+    double-quoted line), the list of changes by its C emitter, in the same order of keys.
+
+    The round-trip dumper is pure Python: for an adopt of 3,090 notes it was a third of the
+    command's CPU time, the C emitter a fifth of that. Both write the same block style; a
+    path holding a quote may be quoted the other way, which reads back the same."""
     from ruamel.yaml import YAML
 
+    data = manifest.to_yaml_dict()
+    changes = data.pop("changes", None)
     y = YAML(typ="rt")
     y.width = 4096
     y.default_flow_style = False
     buf = io.StringIO()
-    y.dump(manifest.to_yaml_dict(), buf)
+    y.dump(data, buf)
+    if changes is not None:
+        fast = YAML(typ="safe")
+        fast.width = 4096
+        fast.default_flow_style = False
+        fast.allow_unicode = True
+        fast.sort_base_mapping_type_on_output = False
+        fast.dump({"changes": changes}, buf)
     return buf.getvalue().encode("utf-8")
 
 
