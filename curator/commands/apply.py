@@ -19,6 +19,10 @@ if TYPE_CHECKING:
     from curator.vault.discover import Vault
 
 
+SHOWN = 10
+"""Paths named in the one-line summary; ``--json`` lists them all (an adopt changes thousands)."""
+
+
 def decide(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool = True) -> Applied:
     """Apply under the vault lock: the one path for this command and the review UI."""
     from curator.proposals import apply as applier
@@ -57,7 +61,9 @@ def run(app: App, ulid: str, yes: bool, no_commit: bool) -> int:
             for text in drift_lines(done.report):
                 output.line(text)
         where = f"committed {done.commit[:12]}" if done.commit else "applied to the work tree (not committed)"
-        output.line(f"{ulid}: {where}: {', '.join(output.safe_path(p) for p in done.paths)}")
+        shown = ", ".join(output.safe_path(p) for p in done.paths[:SHOWN])
+        more = f" and {len(done.paths) - SHOWN} more" if len(done.paths) > SHOWN else ""
+        output.line(f"{ulid}: {where}: {shown}{more}")
     return 0
 
 

@@ -140,3 +140,16 @@ def test_adopt_a_note_committed_with_crlf_before_eol_lf_was_set(existing: GitVau
     kp = {a["path"]: a["kp_id"] for a in data["adopted"]}["crlf.md"]
     committed = existing.git("show", "HEAD:crlf.md").stdout
     assert committed == f"---\ntitle: Windows\nkp_id: {kp}\n---\nLine one\nLine two\n"
+
+
+def test_applying_a_large_adopt_names_ten_paths_and_counts_the_rest(tmp_path: Path, cli) -> None:
+    v = make_git_vault(tmp_path / "many")
+    v.write(".kp/config.yaml", "")
+    for i in range(12):
+        v.write(f"n{i:02}.md", f"# Note {i}\n")
+    v.commit("twelve notes")
+    data = _adopt(cli, v)
+    r = cli("--vault", v.root, "apply", data["staged"], "--yes")
+    assert r.code == 0, r
+    summary = r.out.strip().splitlines()[-1]
+    assert summary.endswith("n09.md and 2 more") and "n10.md" not in summary, summary
