@@ -308,6 +308,32 @@ def tag_counts(conn: apsw.Connection, limit: int) -> list[tuple[str, int]]:
     return [(str(t), int(n)) for t, n in rows]
 
 
+def tag_spellings(conn: apsw.Connection, tags: list[str]) -> dict[str, list[str]]:
+    """How the notes spell each of ``tags`` (casefolded, as the index keeps them), sorted.
+
+    Whether a tag is a secret can depend on its case: an AWS key casefolded is no longer
+    an AWS key to the leak scanner, yet upper-casing it gives the key back.
+    """
+    from curator.vault.note import tags_of
+
+    if not tags:
+        return {}
+    wanted = sorted(set(tags))
+    marks = ", ".join("?" * len(wanted))
+    rows = conn.execute(
+        "SELECT DISTINCT d.meta -> '$.tags', d.meta -> '$.tag' FROM documents d WHERE d.source = ? AND d.id IN "
+        f"(SELECT doc_id FROM tags WHERE tag IN ({marks}))",
+        (VAULT, *wanted),
+    )
+    found: dict[str, set[str]] = {t: set() for t in wanted}
+    for many, one in rows:
+        meta = {"tags": json.loads(many) if many else None, "tag": json.loads(one) if one else None}
+        for tag in tags_of(meta):
+            if tag.casefold() in found:
+                found[tag.casefold()].add(tag)
+    return {t: sorted(s) for t, s in found.items()}
+
+
 def recent(conn: apsw.Connection, limit: int) -> list[CardRow]:
     """Vault notes by date (newest first; undated last), then path: a deterministic order."""
     rows = conn.execute(

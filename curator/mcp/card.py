@@ -32,6 +32,8 @@ def facts(conn: apsw.Connection, epoch: str) -> dict[str, Any]:
     emb = fp["embedder"]
     embedder = "none (lexical search only)" if emb["provider"] == "none" else f"{emb['provider']}:{emb['model']}"
     paths = reading.vault_paths(conn)
+    tags = reading.tag_counts(conn, 40)
+    spellings = reading.tag_spellings(conn, [t for t, _ in tags])
     return {
         "epoch": epoch,
         "embedder": embedder,
@@ -41,7 +43,7 @@ def facts(conn: apsw.Connection, epoch: str) -> dict[str, Any]:
         "links": counts.links,
         "unresolved_links": counts.unresolved_links,
         "folders": [{"folder": f, "notes": n} for f, n in _folders(paths)],
-        "tags": [{"tag": t, "notes": n} for t, n in reading.tag_counts(conn, 40)],
+        "tags": [{"tag": t, "notes": n, "spellings": spellings.get(t, [])} for t, n in tags],
         "recent": [
             {"path": r.path, "kp_id": r.kp_id, "title": r.title, "date": r.date} for r in reading.recent(conn, 30)
         ],

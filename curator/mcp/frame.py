@@ -11,14 +11,18 @@ byte-identical while the vault is unchanged).
 
 Every string of every tool's output, text and structured, goes through the one
 leak scanner (``curator.leaks``) on its way out; a redaction says what kind of
-secret it removed. The index itself is not redacted: searching for a key still
-finds the note that holds it.
+secret it removed. That holds by construction: a tool's answer is assembled in a
+``Reply`` only, which scans each string as it is added (a frame's path and
+attributes as much as its body, file and folder names as much as the text), and
+an error goes out through ``refusal``. The index itself is not redacted:
+searching for a key still finds the note that holds it.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from curator import leaks
@@ -65,21 +69,50 @@ def quote_text(label: str, text: str) -> str:
     return f'<vault-data id="{tag}" what="{_attr(label)}">\n{text}\n</vault-data id="{tag}">'
 
 
+class Scanned(list[str]):
+    """Lines the leak scanner has redacted already, with their whole note in view (``Redactor.lines``):
+    a frame takes them as they are rather than scanning 200 lines a second time (about 25 ms)."""
+
+
 class Redactor:
     """Redacts strings and counts what it removed, by kind, for one tool call."""
 
     def __init__(self) -> None:
         self.removed: Counter[str] = Counter()
+        # Strings this redactor has scanned, and what they came out as: structured content is
+        # redacted as it is gathered and again when the answer is made, and a value echoed in
+        # the text is counted once.
+        self._seen: dict[str, str] = {}
 
     def text(self, value: str) -> str:
+        if value in self._seen:
+            return self._seen[value]
         clean, kinds = leaks.redact(value)
         self.removed.update(kinds)
+        self._seen[value] = self._seen[clean] = clean
         return clean
 
-    def lines(self, lines: list[str], whole: str, first: int) -> list[str]:
+    def lines(self, lines: list[str], whole: str, first: int) -> Scanned:
         """Lines of a note (``first`` is the 0-based index of ``lines[0]`` in ``whole``), scanned
         with the whole note in view: a page inside a key block is redacted."""
         clean, kinds = leaks.redact_lines(lines, whole, first)
+        self.removed.update(kinds)
+        return Scanned(clean)
+
+    def folded(self, value: str, spellings: list[str]) -> str:
+        """A value the index keeps casefolded (a tag), judged as the notes spell it: a key is a
+        key to the scanner only in its own case, so when a spelling carries a secret, the value
+        goes out as that spelling redacted."""
+        for spelling in spellings:
+            clean, kinds = leaks.redact(spelling)
+            if kinds:
+                self.removed.update(kinds)
+                return clean
+        return self.text(value)
+
+    def passage(self, spans: list[tuple[int, int, str]], index: int) -> str:
+        """Passage ``index`` of a note given as its passages, scanned with the whole note in view."""
+        clean, kinds = leaks.redact_passage(spans, index)
         self.removed.update(kinds)
         return clean
 
@@ -103,3 +136,65 @@ class Redactor:
             return ""
         kinds = ", ".join(f"{n} {k}" for k, n in sorted(self.removed.items()))
         return f"\nRedacted before it left the server (secrets found by the leak scanner): {kinds}."
+
+
+@dataclass
+class Answer:
+    text: str
+    data: dict[str, Any]
+
+
+class Reply:
+    """One tool call's answer, assembled in the one place where nothing goes out unscanned.
+
+    Each string is redacted as it is added: a line of text (``say``); a frame's path,
+    attributes and body (``quote``, ``quote_snippet``, ``quote_text``), its nonce taken
+    from the redacted text so that it is not a hash of a secret; the structured content
+    (``answer``). Lines that need the whole note in view (a key block spanning pages or
+    passages) are redacted first through ``red.lines`` (which marks them ``Scanned``) or
+    ``red.passage``. ``answer`` is how a tool makes its
+    ``Answer``, with the kinds withheld summed over everything the reply holds.
+    """
+
+    def __init__(self) -> None:
+        self.red = Redactor()
+        self._parts: list[str] = []
+
+    def say(self, text: str = "") -> None:
+        """A line (or lines) of the answer's text."""
+        self._parts.append(self.red.text(text))
+
+    def _lines(self, lines: list[str]) -> list[str]:
+        if isinstance(lines, Scanned) or not lines:
+            return lines
+        return self.red.text("\n".join(lines)).split("\n")
+
+    def _attrs(self, attrs: dict[str, str | None]) -> dict[str, str | None]:
+        return {k: self.red.text(v) for k, v in attrs.items() if v}
+
+    def quote(self, path: str, start_line: int, lines: list[str], **attrs: str | None) -> None:
+        self._parts.append(quote(self.red.text(path), start_line, self._lines(lines), **self._attrs(attrs)))
+
+    def quote_snippet(self, path: str, start_line: int, end_line: int, text: str) -> None:
+        self._parts.append(quote_snippet(self.red.text(path), start_line, end_line, self.red.text(text)))
+
+    def quote_text(self, label: str, text: str) -> None:
+        self._parts.append(quote_text(self.red.text(label), self.red.text(text)))
+
+    def data(self, value: Any) -> Any:
+        """Structured content, redacted (``answer`` redacts what it is given again: a no-op then)."""
+        return self.red.tree(value)
+
+    def answer(self, data: dict[str, Any], *, noted: bool = False) -> Answer:
+        """The answer: the text said, then what was withheld (unless the text ``noted`` it already)."""
+        clean = self.red.tree(data)
+        clean["notice"] = NOTICE
+        clean["redacted"] = self.red.summary()
+        return Answer("\n".join(self._parts) + ("" if noted else self.red.note()), clean)
+
+
+def refusal(error: BaseException) -> str:
+    """An error's message as it may leave the server: a vault path in it (a note that has fewer
+    pages than asked, say) is scanned like any other output."""
+    red = Redactor()
+    return red.text(str(error)) + red.note()

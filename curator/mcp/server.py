@@ -25,7 +25,8 @@ from pydantic import BaseModel, Field
 
 from curator.app import App
 from curator.errors import CuratorError
-from curator.mcp.service import MAX_K, Answer, Service
+from curator.mcp.frame import Answer, refusal
+from curator.mcp.service import MAX_K, Service
 
 RECONCILE_EVERY = 60.0
 NUDGE_AFTER = 5.0
@@ -96,8 +97,8 @@ def _result(answer: Answer) -> CallToolResult:
 def _guarded(call: Callable[[], Answer], after: Callable[[], None]) -> CallToolResult:
     try:
         return _result(call())
-    except CuratorError as e:
-        raise ToolError(str(e)) from None
+    except CuratorError as e:  # the SDK keeps an unexpected exception's text from the client itself
+        raise ToolError(refusal(e)) from None
     finally:
         after()
 

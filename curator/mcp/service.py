@@ -1,7 +1,9 @@
 """What each MCP tool does, without the SDK: read the index, frame, redact, answer.
 
 Every answer is a pair: the text an agent reads (vault text framed as quoted data)
-and the same facts as structured content. Both pass through one ``Redactor``.
+and the same facts as structured content. Each tool assembles both in a ``Reply``
+(``curator.mcp.frame``), which runs every string through the leak scanner as it
+is added, so no call site can put a raw path, title or snippet into the answer.
 The service keeps one connection to the serving epoch (reopened when a rebuild
 swaps the epoch) and one ``Searcher``, so the query embedder loads once.
 """
@@ -10,20 +12,15 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass
 from typing import Any
 
 from curator.app import App
 from curator.errors import CuratorError, UsageError
-from curator.mcp.frame import NOTICE, Redactor, quote, quote_snippet, quote_text
+from curator.mcp.frame import NOTICE, Answer, Reply, quote_text
+
+__all__ = ["MAX_K", "Answer", "Service"]
 
 MAX_K = 100
-
-
-@dataclass
-class Answer:
-    text: str
-    data: dict[str, Any]
 
 
 class Service:
@@ -65,7 +62,6 @@ class Service:
         self, query: str, k: int = 10, mode: str = "hybrid", tags: list[str] | None = None, path: str | None = None
     ) -> Answer:
         from curator.index import reading
-        from curator.leaks import redact_passage
         from curator.search.filters import Filters
         from curator.search.snippet import snippet
 
@@ -74,43 +70,44 @@ class Service:
         if not query.strip():
             raise UsageError("the query is empty: give words to search for")
         filters = Filters(tuple(tags or ()), path or None)
-        red = Redactor()
+        reply = Reply()
         with self._lock:
             opened = self._reader()
             result = self._searcher.search(query, k=k, mode=mode, filters=filters)
-            hits, blocks = [], []
-            for n, hit in enumerate(result.hits, start=1):
+            hits = []
+            for hit in result.hits:
                 p = reading.passage(opened.conn, hit.passage_id)
                 text = hit.snippet
                 if p is not None:
                     siblings = reading.passages_of(opened.conn, p.doc_id)
                     spans = [(q.start_line, q.end_line, q.text) for q in siblings]
                     index = next((i for i, q in enumerate(siblings) if q.id == p.id), 0)
-                    clean, kinds = redact_passage(spans, index)
-                    red.removed.update(kinds)
-                    text = snippet(clean, query)
-                data = {**hit.to_json(), "snippet": text}
-                hits.append(red.tree(data))
-                head = f"{n}. {data['cite']}  score {data['score']}"
-                blocks.append(head + "\n" + quote_snippet(hit.path, hit.start_line, hit.end_line, data["snippet"]))
+                    text = snippet(reply.red.passage(spans, index), query)
+                hits.append(reply.data({**hit.to_json(), "snippet": text}))
             warnings = list(opened.warnings) + list(result.warnings)
-        data = {
-            "notice": NOTICE,
-            "query": red.text(query),
-            "mode": result.mode,
-            "epoch": result.epoch,
-            "hits": hits,
-            "warnings": warnings,
-            "redacted": red.summary(),
-        }
+        data = reply.data(
+            {
+                "query": query,
+                "mode": result.mode,
+                "epoch": result.epoch,
+                "hits": hits,
+                "warnings": warnings,
+            }
+        )
         if not hits:
-            text = f"No matches for {data['query']!r}."
+            reply.say(f"No matches for {data['query']!r}.")
         else:
-            text = (
+            reply.say(
                 f"{len(hits)} hit(s) for {data['query']!r} ({result.mode}). Each cites path:start-end; "
-                "kp_read the path for the whole note.\n" + NOTICE + "\n\n" + "\n\n".join(blocks)
+                "kp_read the path for the whole note."
             )
-        return Answer(text + "".join(f"\nwarning: {w}" for w in warnings) + red.note(), data)
+            reply.say(NOTICE)
+            for n, hit in enumerate(hits, start=1):
+                reply.say(f"\n{n}. {hit['cite']}  score {hit['score']}")
+                reply.quote_snippet(hit["path"], hit["start_line"], hit["end_line"], hit["snippet"])
+        for w in data["warnings"]:
+            reply.say(f"warning: {w}")
+        return reply.answer(data)
 
     def _source_item(self, conn: Any, ref: str, page: int = 1) -> Any:
         """The source item (``zotero:KEY``, ``jsonl:NAME/ID``) ``ref`` names, when no note does."""
@@ -126,19 +123,19 @@ class Service:
         # A source item (a Zotero item, a corpus document) is not a file of the vault: its text
         # is what the index keeps for it, framed and redacted like a note's, and it has no blob
         # because no proposal can change it.
-        red = Redactor()
-        text = "\n".join(item.lines)
-        lines = red.lines(item.lines, text, 0)
-        data = red.tree(item.to_json() | {"lines": [{"n": item.start_line + i, "text": t} for i, t in enumerate(lines)]})
-        data["notice"] = NOTICE
-        data["redacted"] = red.summary()
-        more = f" Next: kp_read(ref, page={item.page + 1})." if item.page < item.pages else ""
-        head = (
-            f"{data['path']}: an item of the read-only source {data['source']} ({data['type']}), not a note; "
-            f"page {item.page} of {item.pages}.{more}\n" + NOTICE
+        reply = Reply()
+        lines = reply.red.lines(item.lines, "\n".join(item.lines), 0)
+        data = reply.data(
+            item.to_json() | {"lines": [{"n": item.start_line + i, "text": t} for i, t in enumerate(lines)]}
         )
-        body = quote(data["path"], item.start_line, lines, source=data["source"], link=data["link"])
-        return Answer(head + "\n" + body + red.note(), data)
+        more = f" Next: kp_read(ref, page={item.page + 1})." if item.page < item.pages else ""
+        reply.say(
+            f"{data['path']}: an item of the read-only source {data['source']} ({data['type']}), not a note; "
+            f"page {item.page} of {item.pages}.{more}"
+        )
+        reply.say(NOTICE)
+        reply.quote(data["path"], item.start_line, lines, source=data["source"], link=data["link"])
+        return reply.answer(data)
 
     def read(self, ref: str, page: int = 1) -> Answer:
         from curator.index import refs
@@ -155,20 +152,21 @@ class Service:
                 return self._read_item(item)
             path = refs.resolve(self.vault, self.settings, ref, conn)
         got = refs.read_page(self.vault, path, page)
-        red = Redactor()
-        lines = red.lines(got.lines, got.text, got.start_line - 1)
-        data = red.tree(got.to_json() | {"lines": [{"n": got.start_line + i, "text": t} for i, t in enumerate(lines)]})
-        data["blob"] = got.blob  # a change token, not vault text; kp_propose needs it exactly
-        data["notice"] = NOTICE
-        data["redacted"] = red.summary()
-        more = f" Next: kp_read(ref, page={got.page + 1})." if got.page < got.pages else ""
-        head = (
-            f"{got.path} (kp_id {data['kp_id'] or 'none'}), page {got.page} of {got.pages}, lines "
-            f"{got.start_line}-{got.end_line}; blob {got.blob} (pass it to kp_propose to change this note).{more}\n"
-            + NOTICE
+        reply = Reply()
+        lines = reply.red.lines(got.lines, got.text, got.start_line - 1)
+        # The blob is a change token (a git object id, which the scanner passes), not vault text;
+        # kp_propose needs it exactly.
+        data = reply.data(
+            got.to_json() | {"lines": [{"n": got.start_line + i, "text": t} for i, t in enumerate(lines)]}
         )
-        body = quote(got.path, got.start_line, lines, kp_id=data["kp_id"], blob=got.blob)
-        return Answer(head + "\n" + body + red.note(), data)
+        more = f" Next: kp_read(ref, page={got.page + 1})." if got.page < got.pages else ""
+        reply.say(
+            f"{data['path']} (kp_id {data['kp_id'] or 'none'}), page {got.page} of {got.pages}, lines "
+            f"{got.start_line}-{got.end_line}; blob {data['blob']} (pass it to kp_propose to change this note).{more}"
+        )
+        reply.say(NOTICE)
+        reply.quote(data["path"], got.start_line, lines, kp_id=data["kp_id"], blob=data["blob"])
+        return reply.answer(data)
 
     def relate(self, ref: str) -> Answer:
         import dataclasses
@@ -186,10 +184,8 @@ class Service:
             rel = reading.relations(conn, path, source=source)
         if rel is None:
             raise NotFound(f"{path} is not in the index yet; it is reconciled within a minute")
-        red = Redactor()
-        data = red.tree(dataclasses.asdict(rel))
-        data["notice"] = NOTICE
-        data["redacted"] = red.summary()
+        reply = Reply()
+        data = reply.data(dataclasses.asdict(rel))
         rows = [f"{data['path']} — {data['title']}"]
         for key, label in (("links", "links to"), ("backlinks", "linked from")):
             rows.append(f"{label} ({len(data[key])}):")
@@ -198,8 +194,9 @@ class Service:
         rows += [f"  line {u['line']}: [[{u['target']}]]" for u in data["unresolved"]]
         rows.append(f"neighbours ({len(data['neighbours'])}):")
         rows += [f"  {n['path']} — {n['title']} ({n['shared']} shared links)" for n in data["neighbours"]]
-        text = NOTICE + "\n" + quote_text(f"links of {data['path']}", "\n".join(rows))
-        return Answer(text + red.note(), data)
+        reply.say(NOTICE)
+        reply.quote_text(f"links of {data['path']}", "\n".join(rows))
+        return reply.answer(data)
 
     def index_card(self, limit: int = 4096) -> Answer:
         from curator.mcp import card
@@ -207,16 +204,19 @@ class Service:
         with self._lock:
             opened = self._reader()
             facts = card.facts(opened.conn, opened.epoch.id)
-        red = Redactor()
-        facts = red.tree(facts)
+        reply = Reply()
+        for row in facts["tags"]:
+            row["tag"] = reply.red.folded(row["tag"], row.pop("spellings"))
+        facts = reply.data(facts)
 
-        def wrap(body: str) -> str:
-            return NOTICE + "\n" + quote_text("index card", body)
+        def wrap(body: str) -> str:  # the size bound holds for all the agent gets, the note included
+            return NOTICE + "\n" + quote_text("index card", body) + reply.red.note()
 
+        # The card is rendered from redacted facts, then scanned once more as a whole when said
+        # (not on each of fit's tries, each a few milliseconds of scanning).
         facts, text = card.fit(facts, limit, wrap)
-        facts["notice"] = NOTICE
-        facts["redacted"] = red.summary()
-        return Answer(text, facts)
+        reply.say(text)
+        return reply.answer(facts, noted=True)
 
     def propose(self, title: str, rationale: str, changes: list[dict[str, Any]]) -> Answer:
         from curator.mcp import propose as prop
@@ -226,25 +226,25 @@ class Service:
         outcome = prop.propose(
             self.vault, self.settings, title, rationale, parsed, Author(kind="agent", name=self.author)
         )
-        data = outcome.to_json()
+        reply = Reply()
+        data = reply.data(outcome.to_json())
         if outcome.staged:
             verdict = "valid, auto-applicable" if outcome.auto_applicable else "valid"
-            text = f"Proposal {outcome.id}: {verdict}; staged in .kp/proposals/{outcome.id}/ for review. {data['next']}"
+            reply.say(
+                f"Proposal {data['id']}: {verdict}; staged in .kp/proposals/{data['id']}/ for review. {data['next']}"
+            )
         else:
-            lines = [
-                f"  {f['code']} {f['path']}{':' + str(f['line']) if 'line' in f else ''}: {f['message']}"
-                for f in data["findings"]
-            ]
-            text = f"Proposal rejected: {data['next']}\n" + "\n".join(lines)
-        for m in outcome.minted:
-            text += f"\nminted kp_id: {m}"
-        red = Redactor()
-        return Answer(red.text(text) + red.note(), red.tree(data))
+            reply.say(f"Proposal rejected: {data['next']}")
+            for f in data["findings"]:
+                reply.say(f"  {f['code']} {f['path']}{':' + str(f['line']) if 'line' in f else ''}: {f['message']}")
+        for m in data["minted"]:
+            reply.say(f"minted kp_id: {m}")
+        return reply.answer(data)
 
     def proposal(self, ulid: str) -> Answer:
         from curator.mcp.propose import proposal_status
 
-        red = Redactor()
-        data = red.tree(proposal_status(self.vault, self.settings, ulid.strip()))
-        text = json.dumps(data, ensure_ascii=False, indent=2)
-        return Answer(text + red.note(), data)
+        reply = Reply()
+        data = reply.data(proposal_status(self.vault, self.settings, ulid.strip()))
+        reply.say(json.dumps(data, ensure_ascii=False, indent=2))
+        return reply.answer(data)

@@ -55,7 +55,7 @@ class Note:
 
     @property
     def tags(self) -> list[str]:
-        return [t.lstrip("#") for t in _str_list(self.meta.get("tags") or self.meta.get("tag"))]
+        return tags_of(self.meta)
 
     @property
     def created(self) -> str | None:
@@ -68,6 +68,11 @@ class Note:
             if value:
                 return value
         return None
+
+
+def tags_of(meta: dict[str, Any]) -> list[str]:
+    """A note's tags as its frontmatter spells them (``tags`` or ``tag``, a list or a comma list)."""
+    return [t.lstrip("#") for t in _str_list(meta.get("tags") or meta.get("tag"))]
 
 
 def _str_list(value: Any) -> list[str]:

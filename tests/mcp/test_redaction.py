@@ -1,0 +1,131 @@
+"""Secrets in the vault's *names* never leave the MCP server either: paths, folders, titles,
+headings, link targets, tags and frontmatter keys, in every tool's text, frame attributes,
+structured content and error messages, through the official SDK client."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anyio
+import pytest
+
+from tests.conftest import GitVault, note
+from tests.mcp.harness import connect, ok, text
+
+PATH_KEY = "AKIA2E3F4G5H6J7K8L9F"
+FOLDER_TOKEN = "ghp_Pp9Yw8Vu7Ts6Rq5Po4Nm3Lk2Jh1Gf0Ed9Cb8A7"
+TITLE_KEY = "AKIA3B4C5D6E7F8G9H2J"
+HEADING_KEY = "AKIA4C5D6E7F8G9H2J3K"
+LINK_KEY = "AKIA5D6E7F8G9H2J3K4L"
+TAG_KEY = "AKIA6E7F8G9H2J3K4L5M"
+FIELD_KEY = "AKIA7F8G9H2J3K4L5M6N"
+PROPOSED_KEY = "AKIA8G9H2J3K4L5M6N7P"
+SECRETS = (PATH_KEY, FOLDER_TOKEN, TITLE_KEY, HEADING_KEY, LINK_KEY, TAG_KEY, FIELD_KEY, PROPOSED_KEY)
+
+PATH_NOTE = f"notes/{PATH_KEY}.md"
+FOLDER_NOTE = f"{FOLDER_TOKEN}/n.md"
+TITLED = f"""---
+kp_id: kp:01J0000000000000000000TITL
+title: Rotate {TITLE_KEY}
+tags: [ops, {TAG_KEY}]
+{FIELD_KEY}: rotated
+---
+# Rotate {TITLE_KEY}
+
+## Old key {HEADING_KEY}
+
+hello under a heading. Links to [[{LINK_KEY}]] and [[{PATH_KEY}#Keys]].
+"""
+
+
+@pytest.fixture
+def named(vault: GitVault, monkeypatch: pytest.MonkeyPatch) -> GitVault:
+    monkeypatch.setenv("CURATOR_EMBEDDER", "fake")
+    vault.write(PATH_NOTE, note("kp:01J0000000000000000000PATH", "Path note", "## Keys\n\nhello from a file.\n"))
+    vault.write(
+        FOLDER_NOTE, note("kp:01J0000000000000000000FOLD", "Folder note", f"hello from a folder. See [[{PATH_KEY}]].\n")
+    )
+    vault.write("notes/titled.md", TITLED)
+    vault.commit("notes named after keys")
+    return vault
+
+
+def _leaks(out: str) -> list[str]:
+    # A fragment is enough to call it a leak (a redaction replaces the whole match), in any case:
+    # the index keeps tags casefolded, and an AWS key folded is the key.
+    folded = out.casefold()
+    return [s for s in SECRETS if s[4:16].casefold() in folded]
+
+
+def test_secrets_in_names_are_redacted_from_every_tool(named: GitVault) -> None:
+    async def scenario() -> list[tuple[str, dict[str, Any], bool, str]]:
+        outputs: list[tuple[str, dict[str, Any], bool, str]] = []
+
+        async def call(name: str, args: dict[str, Any]) -> Any:
+            r = await c.call_tool(name, args)
+            outputs.append((name, args, bool(r.is_error), text(r) + "\n" + json.dumps(r.structured_content)))
+            return r
+
+        async with connect(named.root) as c:
+            for mode in ("lexical", "hybrid"):
+                found = ok(await call("kp_search", {"query": "hello", "mode": mode}))
+                assert len(found["hits"]) >= 3, found
+            ok(await call("kp_search", {"query": PATH_KEY, "mode": "lexical"}))
+            for ref in ("kp:01J0000000000000000000PATH", "kp:01J0000000000000000000FOLD", "notes/titled.md"):
+                ok(await call("kp_read", {"ref": ref}))
+                ok(await call("kp_relate", {"ref": ref}))
+            ok(await call("kp_read", {"ref": PATH_KEY}))
+            ok(await call("kp_index_card", {}))
+            page = ok(await call("kp_read", {"ref": "kp:01J0000000000000000000PATH"}))
+            # Errors: a vault path the agent never typed, and the agent's own words echoed.
+            assert (await call("kp_read", {"ref": "kp:01J0000000000000000000PATH", "page": 9})).is_error
+            assert (await call("kp_read", {"ref": f"no such {PROPOSED_KEY}"})).is_error
+            made = ok(
+                await call(
+                    "kp_propose",
+                    {
+                        "title": f"Retire {PROPOSED_KEY}",
+                        "rationale": f"{PROPOSED_KEY} was rotated",
+                        "changes": [
+                            {
+                                "op": "create",
+                                "path": f"notes/{PROPOSED_KEY}.md",
+                                "content": f"# Retired {PROPOSED_KEY}\n\nSee [[{PATH_KEY}]].\n",
+                            }
+                        ],
+                    },
+                )
+            )
+            assert made["verdict"] == "valid", made
+            ok(await call("kp_proposal", {"id": made["id"]}))
+            named.write(PATH_NOTE, named.read(PATH_NOTE) + "An edit.\n")
+            stale = ok(
+                await call(
+                    "kp_propose",
+                    {
+                        "title": "Edit the path note",
+                        "rationale": "stale",
+                        "changes": [{"op": "modify", "path": PATH_NOTE, "blob": page["blob"], "content": "# x\n"}],
+                    },
+                )
+            )
+            assert stale["verdict"] == "rejected"
+        return outputs
+
+    outputs = anyio.run(scenario)
+    assert {name for name, *_ in outputs} == {
+        "kp_search",
+        "kp_read",
+        "kp_relate",
+        "kp_index_card",
+        "kp_propose",
+        "kp_proposal",
+    }
+    leaked = [(name, args, _leaks(out)) for name, args, _err, out in outputs if _leaks(out)]
+    assert not leaked, leaked
+    # The frames still name where the text came from, with the secret taken out of the name.
+    read = next(out for name, args, _e, out in outputs if name == "kp_read" and "PATH" in str(args.get("ref")))
+    assert 'path="[REDACTED: ' in read and "AWS Access Key" in read
+    errors = [out for _n, _a, err, out in outputs if err]
+    assert len(errors) == 2 and all("REDACTED" in e for e in errors), errors
