@@ -9,7 +9,8 @@ produces:
 - one appended ``applied`` line while the candidate holds exactly the proposal's
   post-images (``curator apply --no-commit``, committed by the person);
 - one appended line of any decision in a commit whose trailers name that
-  proposal and that event (Curator's own decision commits, as CI sees them).
+  proposal and that event, when the commit holds what that decision holds
+  (``curator.validator.decision``): Curator's own decision commits, as CI sees them.
 
 A forged line decides nothing: the proposal keeps its committed status and stays
 in the queue.
@@ -104,7 +105,22 @@ def judge(subject: Subject, state: RepoState) -> tuple[events_mod.Event | None, 
         return None, findings
     event = added[0]
     if state.decision == (p.id, event.event):
-        return event, findings
+        # The trailers are a claim anyone can write: the commit must hold what the decision does.
+        from curator.validator import decision
+
+        problems = decision.check(subject, state, event)
+        if not problems:
+            return event, findings
+        findings.extend(
+            Finding(
+                "KP001",
+                where,
+                f"{state.candidate} claims to record {event.event} for {p.id}, but {problem} "
+                "(forged status; only Curator makes decision commits)",
+            )
+            for problem in problems
+        )
+        return None, findings
     if event.event == "applied":
         if holds_post_images(subject, state):
             return event, findings

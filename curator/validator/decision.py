@@ -1,0 +1,140 @@
+"""A decision commit checked for what it claims, not for what its trailers say.
+
+Anyone can write ``Kp-Proposal:`` and ``Kp-Event:`` trailers (``git commit -m``), so
+CI (``curator validate --commits``) takes a commit whose trailers name a decision as a
+claim, and holds it to what Curator's own decision commits
+(``curator.proposals.decisions``, ``curator.proposals.apply``) contain:
+
+- ``applied``: each path the proposal changes holds its change applied to the
+  parent's version (its post-image), the proposal is valid against the parent (every
+  rule, as ``curator apply`` checked it before writing), and the commit changes
+  nothing else but the proposal's own folder;
+- ``rejected``: nothing but the proposal's own folder;
+- ``superseded``: the same, and its reason names a newer revision of the proposal
+  that exists (in the commit, or in the checked-out tree: a rebase stages the new
+  revision beside the decision, to be committed after it).
+
+The events rule (``rules/events.py``) has already checked that the commit appends
+exactly one line to the proposal's committed ``events.jsonl``, that the line is the
+event the trailer names, and that the proposal was pending in the parent.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import TYPE_CHECKING
+
+from curator.proposals.layout import PROPOSALS_DIR
+
+if TYPE_CHECKING:
+    import pygit2
+
+    from curator.proposals.events import Event
+    from curator.validator.staged import Candidate, TreeState
+    from curator.validator.state import RepoState
+    from curator.validator.subject import Subject
+
+_ULID = re.compile(r"\b[0-9A-HJKMNP-TV-Z]{26}\b")
+_SHOWN = 3
+
+
+def check(subject: Subject, state: RepoState, event: Event) -> list[str]:
+    """What the commit holds that the decision it claims does not explain (empty: it is what Curator makes)."""
+    from curator.validator.staged import TreeState
+
+    if not isinstance(state, TreeState):  # trailers are read from commits only (CI's view)
+        return ["only a commit records a decision"]
+    tree = state
+    p = subject.proposal
+    own = f"{p.rel_dir}/"
+    changes = {v.change.path for v in subject.changes} if event.event == "applied" else set()
+    problems = []
+    stray = [path for path in tree.changed if not path.startswith(own) and path not in changes]
+    if stray:
+        more = f" and {len(stray) - _SHOWN} more" if len(stray) > _SHOWN else ""
+        problems.append(f"it also changes {', '.join(stray[:_SHOWN])}{more}, which no {event.event} decision does")
+    if event.event == "applied":
+        problems += _applied(subject, tree)
+    elif event.event == "superseded":
+        problems += _superseded(subject, tree, event)
+    return problems
+
+
+def _applied(subject: Subject, tree: TreeState) -> list[str]:
+    from curator.validator.rules.events import holds_post_images
+
+    if not holds_post_images(subject, tree):
+        return ["it does not hold the proposal's changes (each path as the change applied to the parent's version)"]
+    from curator.validator import validate_proposal
+    from curator.validator.staged import TreeState, load_proposal
+
+    paths = [v.change.path for v in subject.changes] + [f"{subject.proposal.rel_dir}/events.jsonl"]
+    before = TreeState(
+        tree.vault,
+        tree.settings,
+        _Before(tree.entries, tree.head_tree, paths),
+        paths,
+        tree.head_tree,
+        name=f"the parent of {tree.candidate}",
+    )
+    report = validate_proposal(before, load_proposal(before, subject.proposal.id))
+    if report.status != "pending" or report.findings:
+        first = report.findings[0] if report.findings else None
+        why = f"{first.code} {first.path}: {first.message}" if first else f"it is {report.status} there"
+        return [f"the proposal it applies is not valid against the parent ({why})"]
+    return []
+
+
+def _superseded(subject: Subject, tree: TreeState, event: Event) -> list[str]:
+    old = subject.proposal.id
+    named = [u for u in _ULID.findall(event.reason or "") if u != old]
+    # A ULID starts with its time of minting: a revision is minted after what it revises.
+    newer = [u for u in named if u[:10] >= old[:10]]
+    for new in newer:
+        rel = f"{PROPOSALS_DIR}/{new}"
+        if tree.under(rel) or _staged_beside(tree, rel):
+            return []
+    if not named:
+        return ["its reason names no newer revision of the proposal"]
+    if not newer:
+        return [f"it names {named[0]}, which is not newer than the proposal it supersedes"]
+    return [f"the revision it names ({newer[0]}) exists neither in the commit nor in the work tree"]
+
+
+def _staged_beside(tree: TreeState, rel: str) -> bool:
+    full = tree.vault.abspath(rel)
+    return os.path.isdir(full) and not os.path.islink(full) and os.path.isfile(os.path.join(full, "proposal.yaml"))
+
+
+class _Before:
+    """The commit's tree with the proposal's paths and its events as the parent holds them: the
+    tree ``curator apply`` validated the proposal against before it wrote the change."""
+
+    same_on_disk: frozenset[str] = frozenset()
+
+    def __init__(self, after: Candidate, parent: pygit2.Tree | None, paths: list[str]) -> None:
+        self.after = after
+        self.back: dict[str, tuple[str, int] | None] = {path: _entry(parent, path) for path in paths}
+
+    def entry(self, path: str) -> tuple[str, int] | None:
+        return self.back[path] if path in self.back else self.after.entry(path)
+
+    def paths(self) -> list[str]:
+        found = set(self.after.paths())
+        for path, entry in self.back.items():
+            if entry is None:
+                found.discard(path)
+            else:
+                found.add(path)
+        return sorted(found)
+
+
+def _entry(tree: pygit2.Tree | None, path: str) -> tuple[str, int] | None:
+    if tree is None:
+        return None
+    try:
+        e = tree[path]
+    except (KeyError, ValueError):
+        return None
+    return (str(e.id), int(e.filemode)) if e.type_str != "tree" else None
