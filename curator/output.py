@@ -61,7 +61,21 @@ def escape(text: str, *, lines: bool = False) -> str:
 
 
 def emit_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2, default=str) + "\n")
+    sys.stdout.write(dumps_json(obj) + "\n")
+
+
+# JSON escapes the C0 controls itself; with ensure_ascii=False (ordinary text stays readable
+# UTF-8) it would print these raw: DEL, the C1 controls (\x9b is CSI, ESC [ in one byte), the
+# bidi marks, embeddings, overrides and isolates, the line and paragraph separators, and lone
+# surrogates (an undecodable file-name byte, which no UTF-8 stream can even write).
+_JSON_RAW = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def dumps_json(obj: Any) -> str:
+    """``obj`` as indented JSON for a terminal or a pipe: the same values to any parser, with the
+    characters a terminal would act on written as ``\\uXXXX`` escapes (they only occur inside strings)."""
+    text = json.dumps(obj, ensure_ascii=False, indent=2, default=str)
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 
 def one_line(text: str) -> str:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from curator.output import escape
+from curator.output import dumps_json, escape
 from curator.validator import ProposalReport
 from curator.validator.finding import Finding
 from curator.validator.notes import NoteReport
@@ -22,7 +21,7 @@ def to_json(proposals: Sequence[ProposalReport], notes: Sequence[NoteReport]) ->
     }
     if notes:
         data["notes"] = [n.to_json() for n in notes]
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    return dumps_json(data) + "\n"
 
 
 def _finding_line(f: Finding) -> str:
@@ -68,7 +67,7 @@ def to_text(proposals: Sequence[ProposalReport], notes: Sequence[NoteReport], on
 
 def commits_to_json(commits: Sequence[CommitReport]) -> str:
     data = {"schema": "validation/v1", "commits": [c.to_json() for c in commits]}
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    return dumps_json(data) + "\n"
 
 
 def commits_to_text(commits: Sequence[CommitReport]) -> str:
