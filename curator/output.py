@@ -64,11 +64,12 @@ def emit_json(obj: Any) -> None:
     sys.stdout.write(dumps_json(obj) + "\n")
 
 
-# JSON escapes the C0 controls itself; with ensure_ascii=False (ordinary text stays readable
-# UTF-8) it would print these raw: DEL, the C1 controls (\x9b is CSI, ESC [ in one byte), the
-# bidi marks, embeddings, overrides and isolates, the line and paragraph separators, and lone
-# surrogates (an undecodable file-name byte, which no UTF-8 stream can even write).
-_JSON_RAW = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# JSON escapes the C0 controls inside strings itself; with ensure_ascii=False (ordinary text
+# stays readable UTF-8) it would print the rest of the unsafe set raw: DEL, the C1 controls
+# (\x9b is CSI, ESC [ in one byte), the bidi characters, the line and paragraph separators.
+# Any lone surrogate goes too (a YAML "\ud800" escape makes one), which no UTF-8 stream can
+# even write. The newlines left raw are the encoder's own indentation.
+_JSON_RAW = re.compile(f"(?!\n)[{UNSAFE}\ud800-\udfff]")
 
 
 def dumps_json(obj: Any) -> str:
