@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from tests.builders import make_proposal, modify
-from tests.conftest import GitVault
+from tests.conftest import GitVault, make_git_vault
 
 LINES = "".join(f"line {i}\n" for i in range(1, 31))
 
@@ -137,3 +138,22 @@ def test_a_decision_commit_must_hold_what_its_decision_holds(vault: GitVault, cl
     assert any("exists neither" in m for m in found["forged: superseded by a ghost"]), found[
         "forged: superseded by a ghost"
     ]
+
+
+def test_an_apply_over_a_note_committed_with_crlf_passes(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    # A note committed with CRLF before `eol=lf` was set: apply commits the change to its LF form,
+    # as `git add --renormalize` would, and CI compares against that form too.
+    v = make_git_vault(tmp_path / "v")
+    body = "---\nkp_id: kp:01J0000000000000000000CRLF\ntitle: A\n---\n# A\n\n" + LINES
+    v.write("notes/a.md", body.replace("\n", "\r\n"))
+    v.commit("a note saved with CRLF")
+    v.write(".gitattributes", "*.md text eol=lf\n.kp/proposals/** -text\n")
+    v.commit("attributes")
+    base = v.git("rev-parse", "HEAD").stdout.strip()
+    v.write("notes/a.md", body.replace("line 5\n", "line five\n"))
+    r = cli("--vault", v.root, "--json", "propose", "--title", "Spell five", "--rationale", "why")
+    assert r.code == 0, r
+    pid = json.loads(r.out)["id"]
+    assert cli("--vault", v.root, "apply", pid, "--yes").code == 0
+    r = cli("--vault", v.root, "validate", "--commits", f"{base}..HEAD")
+    assert r.code == 0, r
