@@ -106,6 +106,19 @@ def passage_vectors(conn: apsw.Connection, doc_ids: Iterable[int]) -> dict[int, 
     return out
 
 
+def vectors_by_hash(conn: apsw.Connection, doc_id: int) -> dict[str, bytes]:
+    """The stored vectors of one document's passages, by the passage's content hash."""
+    if not db.has_vectors(conn):
+        return {}
+    return dict(
+        conn.execute(
+            "SELECT p.hash, v.embedding FROM passages p JOIN passages_vec v ON v.rowid = p.id "
+            "WHERE p.doc_id = ? AND p.vec = ?",
+            (doc_id, VEC_DONE),
+        ).fetchall()
+    )
+
+
 def best_bm25(
     conn: apsw.Connection, terms: list[str], weights: tuple[float, ...], doc_ids: Iterable[int]
 ) -> dict[int, float]:

@@ -2,8 +2,9 @@
 
 It is read from the vault (not the index): the anchor is whatever the file says
 now. Its vector is the mean of its passages' vectors, taken from the serving
-epoch when the index holds them and embedded with the epoch's own recorded model
-otherwise (never the configured one, so models are never mixed).
+epoch when the index holds every one of the file's passages as they are now (by
+content hash), and embedded with the epoch's own recorded model otherwise: when
+the index never held it, or holds an older text because it could not catch up.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from curator.embedders import base as embedders
 from curator.index.chunker import chunk
 from curator.index.normalise import query_terms
+from curator.index.writer import text_hash
 from curator.librarian.scoring import mean_unit
 from curator.settings import Settings
 from curator.vault.discover import Vault
@@ -71,11 +73,20 @@ def _has_prose(body: str) -> bool:
     return False
 
 
+def texts(anchor: Anchor) -> list[str]:
+    """What the embedder reads of now.md: its passages, chunked as the index chunks a note."""
+    return [p.embed_text for p in chunk(anchor.body, anchor.body_line, anchor.title)]
+
+
+def hashes(anchor: Anchor) -> list[str]:
+    """The content hashes the index keeps now.md's passage vectors by."""
+    return [text_hash(t) for t in texts(anchor)]
+
+
 def embed(anchor: Anchor, spec: embedders.EmbedderSpec) -> list[float] | None:
     """now.md's vector computed with the epoch's model; EmbedderError when it is unavailable."""
-    passages = chunk(anchor.body, anchor.body_line, anchor.title)
-    if not passages:
+    wanted = texts(anchor)
+    if not wanted:
         return None
-    texts = [p.embed_text for p in passages]
-    embedder = embedders.create(spec, few=sum(map(len, texts)) <= embedders.FEW_CHARS)
-    return mean_unit(embedder.embed(texts))
+    embedder = embedders.create(spec, few=sum(map(len, wanted)) <= embedders.FEW_CHARS)
+    return mean_unit(embedder.embed(wanted))

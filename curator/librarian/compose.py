@@ -114,8 +114,13 @@ def _anchor_vector(
     warnings: list[str],
 ) -> list[float] | None:
     indexed = next((d for d in docs if d.source == "vault" and d.path == anchor.path), None)
-    if indexed is not None and indexed.passages and indexed.vectors == indexed.passages:
-        return scoring.mean_unit(catalog.passage_vectors(conn, [indexed.id]).get(indexed.id, []))
+    if indexed is not None:
+        # The stored vectors only when they are of the file as it is now: an index that
+        # could not catch up (another indexer running) holds an older now.md.
+        stored = catalog.vectors_by_hash(conn, indexed.id)
+        wanted = anchor_mod.hashes(anchor)
+        if wanted and all(h in stored for h in wanted):
+            return scoring.mean_unit([stored[h] for h in wanted])
     try:
         return anchor_mod.embed(anchor, spec)
     except EmbedderError as e:

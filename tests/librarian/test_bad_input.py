@@ -121,10 +121,17 @@ def test_a_stale_index_is_reconciled_first(dvault: GitVault, cli, monkeypatch) -
     dvault.write("late.md", dated("kp:01J0000000000000000000LATE", "Late", None, ["search"], "Written after it."))
     monkeypatch.setenv("GIT_AUTHOR_DATE", "2026-06-16T09:00:00Z")
     dvault.commit("late")
-    r = cli("--vault", dvault.root, "digest", "--now", "2026-06-17T07:00:00Z", "--json")
+    r = cli("--vault", dvault.root, "digest", "--now", "2026-06-17T07:00:00Z")
     assert r.code == 0, r
-    assert "reconciled first: 2 indexed" in r.err or json.loads(r.out)["warnings"]
-    assert [e["path"] for e in json.loads(r.out)["entries"]] == ["late.md"]
+    assert r.err == "reconciled first: 2 indexed, 0 removed\n"  # late.md and the applied digest
+    assert "1 new note(s) since 2026-06-15T12:00:00Z" in r.out and "late.md" in r.out
+
+
+def test_a_missing_index_is_built_first(dvault: GitVault, cli) -> None:
+    r = cli("--vault", dvault.root, "digest", "--now", CLOCK)  # the vault was never indexed
+    assert r.code == 0, r
+    assert r.err == "no index yet: indexing the vault first\n"
+    assert r.out.startswith("6 new note(s) (first digest); top 6 by cosine to now.md")
 
 
 def test_an_index_built_with_another_model_is_refused(dvault: GitVault, cli, monkeypatch) -> None:
