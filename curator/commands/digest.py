@@ -80,7 +80,8 @@ def run(
     lines = [_headline(composed)]
     for n, e in enumerate(composed.entries, start=1):
         c = e.scored.candidate
-        lines.append(f"{n:>3}. {e.scored.score:.4f}  {c.day}  {output.safe_path(c.doc.path)}  {c.doc.title}")
+        alike = f"  (+{len(e.alike)} alike)" if e.alike else ""
+        lines.append(f"{n:>3}. {e.scored.score:.4f}  {c.day}  {output.safe_path(c.doc.path)}  {c.doc.title}{alike}")
 
     rationale = (
         f"The librarian's digest of {composed.candidates} note(s) new in its window; "
@@ -157,6 +158,10 @@ def _entries(composed: Composed) -> list[dict[str, Any]]:
                 "decay": round(s.decay, 6),
                 "score": round(s.score, 6),
                 "summary": e.summary,
+                "alike": [
+                    {"path": a.candidate.doc.path, "kp_id": a.candidate.doc.kp_id, "score": round(a.score, 6)}
+                    for a in e.alike
+                ],
             }
         )
     return out

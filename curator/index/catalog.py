@@ -15,7 +15,7 @@ from typing import Any
 
 import apsw
 
-from curator.index import db, ranking, sightings
+from curator.index import db, sightings
 from curator.index.db import VEC_DONE
 from curator.index.normalise import fts_query
 
@@ -123,16 +123,17 @@ def best_bm25(
     conn: apsw.Connection, terms: list[str], weights: tuple[float, ...], doc_ids: Iterable[int]
 ) -> dict[int, float]:
     """Each document's best passage BM25 for ``terms`` ORed (higher is better, column
-    ``weights`` as search uses them); documents with no matching passage left out."""
+    ``weights`` as search uses them); documents with no matching passage left out.
+
+    One grouped query: a now.md of a few dozen terms matches most passages of a large
+    vault, and reading every match back into Python cost more than scoring them."""
     wanted = set(doc_ids)
     if not terms or not wanted:
         return {}
-    scores = {pid: -s for pid, s in ranking.bm25(conn, fts_query(terms), weights, None, -1)}
-    if not scores:
-        return {}
-    best: dict[int, float] = {}
-    for pid, doc_id in conn.execute("SELECT id, doc_id FROM passages"):
-        s = scores.get(pid)
-        if s is not None and doc_id in wanted and s > best.get(doc_id, float("-inf")):
-            best[doc_id] = s
-    return best
+    w = ", ".join(map(str, weights))
+    rows = conn.execute(
+        f"WITH m AS MATERIALIZED (SELECT rowid AS pid, -bm25(passages_fts, {w}) AS s FROM passages_fts "
+        "WHERE passages_fts MATCH ?) SELECT p.doc_id, max(m.s) FROM m JOIN passages p ON p.id = m.pid GROUP BY p.doc_id",
+        (fts_query(terms),),
+    )
+    return {int(doc_id): float(s) for doc_id, s in rows if doc_id in wanted}

@@ -6,7 +6,7 @@ A note's creation time is the first configured frontmatter key that holds a date
 (``created``, then ``date``), else the commit that added the file, else the
 moment the index first saw it. A malformed or future frontmatter date is named
 in a warning and the next source is used. Digest notes, ``now.md`` (the anchor,
-not news) and producer-owned paths are never candidates.
+not news), producer-owned paths and empty notes (no passage) are never candidates.
 """
 
 from __future__ import annotations
@@ -167,8 +167,8 @@ def select(
     sel = Selection(Window(since, now))
     undated: list[str] = []
     for doc in docs:
-        if excluded(doc, settings):
-            continue
+        if excluded(doc, settings) or not doc.passages:
+            continue  # a note with nothing in it yet (a new "Untitled") is not news
         problems: list[str] = []
         c = created_at(doc, settings, now, added, problems.append)
         if c is None:

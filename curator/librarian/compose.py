@@ -9,7 +9,7 @@ with the doctor's words: its vectors and now.md's would come from two models.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import apsw
 
@@ -128,6 +128,22 @@ def _anchor_vector(
         return None
 
 
+def _entries(conn: apsw.Connection, ranked: list[scoring.Scored], k: int, terms: set[str]) -> list[render.Entry]:
+    """The top k entries, each note that reads like a higher one (same title and summary)
+    folded into it rather than taking a place of its own."""
+    entries: list[render.Entry] = []
+    for s in ranked:
+        said = summary.choose((p.text for p in reading.passages_of(conn, s.candidate.doc.id)), terms)
+        twin = next((n for n, e in enumerate(entries) if render.same(e, s, said)), None)
+        if twin is not None:
+            entries[twin] = replace(entries[twin], alike=(*entries[twin].alike, s))
+        elif len(entries) < k:
+            entries.append(render.Entry(s, said))
+        else:
+            break
+    return entries
+
+
 def compose(app: App, opts: Options) -> Composed:
     vault, settings = app.vault(), app.settings()
     opened = _open(app)
@@ -166,10 +182,7 @@ def compose(app: App, opts: Options) -> Composed:
         method = scoring.Method(kind, _describe(reading.fingerprint(conn)), opts.half_life_days, opts.k, why)
         ranked = scoring.score_all(sel.candidates, sims, opts.now, opts.half_life_days)
         terms = summary.terms(anchor.body) if kind != scoring.RECENCY else set()
-        entries = [
-            render.Entry(s, summary.choose((p.text for p in reading.passages_of(conn, s.candidate.doc.id)), terms))
-            for s in ranked[: opts.k]
-        ]
+        entries = _entries(conn, ranked, opts.k, terms)
     finally:
         conn.close()
     result.method, result.ranked, result.entries, result.anchor = method, ranked, entries, anchor.path

@@ -7,8 +7,11 @@ managed-region marker would make the digest's own proposal invalid).
 
 Grouping: each entry goes under the one of its tags that most of the digest's
 entries share (ties to the note's own tag order); derived documents group by
-their source; notes without tags go under "Untagged". Groups appear in the
-order of their best entry; entries keep their rank within a group.
+their source; notes without tags go under "Untagged" (no heading at all when
+that is the only group). Groups appear in the order of their best entry; entries
+keep their rank within a group. Notes with the same title and summary (one page
+in several versions) make one entry, the others linked on its line by what tells
+them apart ("Also: 7.4, 7.5").
 """
 
 from __future__ import annotations
@@ -39,6 +42,17 @@ _BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
 class Entry:
     scored: Scored
     summary: str | None
+    alike: tuple[Scored, ...] = ()
+    """Lower-ranked notes with the same title and summary (one page in several versions
+    or places): listed on this entry's line, not as entries of their own."""
+
+
+def same(a: Entry, scored: Scored, summary: str | None) -> bool:
+    """Whether a note reads as ``a`` in a digest: the same title and the same summary."""
+    return (
+        a.summary == summary
+        and label(a.scored.candidate.doc.title).casefold() == label(scored.candidate.doc.title).casefold()
+    )
 
 
 def one_line(text: str) -> str:
@@ -56,9 +70,9 @@ def label(text: str) -> str:
     return one_line(text).translate(_LABEL).lstrip("#").strip() or "(untitled)"
 
 
-def link(scored: Scored, digest_dir: str) -> str:
+def link(scored: Scored, digest_dir: str, name: str | None = None) -> str:
     doc = scored.candidate.doc
-    name = label(doc.title)
+    name = label(doc.title) if name is None else label(name)
     if doc.kp_id and _SAFE_REF.fullmatch(doc.kp_id):
         return f"[[{doc.kp_id}|{name}]]"
     if doc.source == VAULT:
@@ -82,6 +96,26 @@ def groups(entries: list[Entry]) -> list[tuple[str, list[Entry]]]:
     for e in entries:
         out.setdefault(group_of(e.scored, counts), []).append(e)
     return list(out.items())
+
+
+def where(path: str, of: str) -> str:
+    """What tells ``path`` apart from ``of``: the first folder (or the name) where they differ."""
+    mine, theirs = path.split("/"), of.split("/")
+    for n, part in enumerate(mine):
+        if n >= len(theirs) or part != theirs[n]:
+            return part if n < len(mine) - 1 else path
+    return path
+
+
+def _alike(e: Entry, digest_dir: str) -> str:
+    if not e.alike:
+        return ""
+    lead = e.scored.candidate.doc
+    names = [
+        link(s, digest_dir, where(s.candidate.doc.path, lead.path) if s.candidate.doc.source == lead.source else None)
+        for s in e.alike
+    ]
+    return f" Also: {', '.join(names)}."
 
 
 def _number(value: float) -> str:
@@ -146,12 +180,14 @@ def render(
         "",
         f"{new}; {shown} below. {_method_sentence(method, anchor)}",
     ]
-    for name, members in groups(entries):
-        lines += ["", f"## {label(name)}", ""]
+    grouped = groups(entries)
+    for name, members in grouped:
+        # One group of untagged notes (a vault without tags) needs no heading.
+        lines += [""] if [n for n, _ in grouped] == [UNTAGGED] else ["", f"## {label(name)}", ""]
         for e in members:
             c = e.scored.candidate
             text = f"- {link(e.scored, digest_dir)} ({c.day})"
             if e.summary:
                 text += f" — {one_line(e.summary)}"
-            lines.append(text)
+            lines.append(text + _alike(e, digest_dir))
     return "\n".join(lines) + "\n"
