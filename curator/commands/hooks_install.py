@@ -99,6 +99,10 @@ def run(app: App, force: bool, python: str | None = None) -> int:
         os.chmod(tmp, os.stat(tmp).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
         os.replace(tmp, path)
         installed.append(name)
+    # The pre-commit hook's first run need not read every note's kp_id: keep HEAD's map now.
+    from curator.validator.staged import staged_state
+
+    _ = staged_state(vault).committed_kp_ids
     if app.json:
         output.emit_json({"hooks_dir": target, "python": interpreter, "installed": installed, "unchanged": kept})
     else:

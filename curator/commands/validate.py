@@ -1,6 +1,8 @@
 """``curator validate``: the validator over proposals and changed notes (the pre-commit entry).
 
-Read-only: it never writes the repository, the index, a cache or the proposal.
+It never writes the repository, the index or a proposal. The staged and commit
+views keep one file of derived data in the git directory, the kp_ids of the last
+committed tree they read (``validator.id_cache``), which any run may rebuild.
 """
 
 from __future__ import annotations

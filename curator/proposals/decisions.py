@@ -21,9 +21,7 @@ import stat
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from curator import faults
 from curator.errors import CheckFailed, Conflict, NotFound
-from curator.proposals import decision_journal, gitindex
 from curator.proposals import events as events_mod
 from curator.proposals.layout import EVENTS, KNOWN, PROPOSALS_DIR
 
@@ -192,6 +190,9 @@ def record(vault: Vault, ulid: str, event: str, by: str, reason: str, title: str
     moves: killed before that, nothing is recorded; after, the next command
     finishes what is left, and the user's own staged and unstaged work stays.
     """
+    from curator import faults
+    from curator.proposals import decision_journal, gitindex
+
     if event not in ("rejected", "superseded"):
         raise ValueError(f"record() decides without applying; {event!r} is not such a decision")
     folder = os.path.join(vault.root, PROPOSALS_DIR, ulid)

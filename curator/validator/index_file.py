@@ -78,6 +78,16 @@ class IndexCandidate:
     def paths(self) -> list[str]:
         return sorted(self._table.entries)
 
+    def unvouched(self) -> dict[str, tuple[str, int]]:
+        """Entries marked assume-unchanged or skip-worktree, path → (blob id, mode).
+
+        libgit2's tree-to-index diff can leave them out (a new file marked
+        assume-unchanged is not reported, where ``git diff --cached`` lists it), so
+        the staged view compares them with HEAD itself.
+        """
+        table = self._table
+        return {path: table.entries[path] for path in table.unvouched}
+
     @cached_property
     def same_on_disk(self) -> frozenset[str]:
         """Regular files whose work-tree copy holds the staged blob: ``unchanged_in_worktree`` where

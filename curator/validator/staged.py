@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 import os
 import stat
+from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING, Protocol
 
@@ -60,7 +61,11 @@ class TreeCandidate:
         return (str(e.id), int(e.filemode)) if e.type_str != "tree" else None
 
     def paths(self) -> list[str]:
-        out: list[str] = []
+        return sorted(path for path, _oid, _mode in self.walk())
+
+    def walk(self) -> list[tuple[str, str, int]]:
+        """(path, blob id, file mode) of every entry that is not a tree."""
+        out: list[tuple[str, str, int]] = []
         stack = [("", self.tree)]
         while stack:
             prefix, tree = stack.pop()
@@ -68,8 +73,8 @@ class TreeCandidate:
                 if e.type_str == "tree":
                     stack.append((f"{prefix}{e.name}/", self.repo[e.id]))
                 else:
-                    out.append(prefix + e.name)
-        return sorted(out)
+                    out.append((prefix + e.name, str(e.id), int(e.filemode)))
+        return out
 
     same_on_disk: frozenset[str] = frozenset()  # a commit's tree has no work tree
 
@@ -96,7 +101,6 @@ class TreeState(RepoState):
         self.candidate = name
         self.decision = decision
         self._kp_cache: dict[str, str | None] = {}
-        self._read_from_disk: set[str] = set()
 
     def share_kp_cache(self, cache: dict[str, str | None]) -> None:
         """Read each note blob's kp_id once across several states (the commits of a range)."""
@@ -149,43 +153,103 @@ class TreeState(RepoState):
         return Classified([], [], [], files)
 
     @cached_property
-    def kp_ids(self) -> dict[str, list[str]]:
-        """kp_id → note paths in the candidate: from the work tree's first bytes where git finds
-        the file unchanged (``index_file``), else from the blob."""
+    def _include(self) -> tuple[tuple[str, ...], Callable[[str], bool]]:
         from curator.vault.globs import compile_globs
 
-        include = compile_globs(tuple(self.settings.notes.include))
+        globs = tuple(self.settings.notes.include)
+        matcher = compile_globs(globs)
+        return globs, lambda path: path.split("/", 1)[0] != ".kp" and matcher.match(path) is not None
+
+    @cached_property
+    def committed_kp_ids(self) -> dict[str, str]:
+        """path → kp_id of each note in the committed tree (HEAD, or the parent CI checks against):
+        the map ``id_cache`` kept, brought forward by a tree diff, else read from every note."""
+        from curator.validator import id_cache
+
+        tree = self.head_tree
+        if tree is None:
+            return {}
+        globs, wanted = self._include
+        tree_id = str(tree.id)
+        kept = id_cache.load(self.vault, globs)
+        if kept is not None and kept[0] == tree_id:
+            return kept[1]
+        old = self._tree(kept[0]) if kept is not None else None
+        if kept is not None and old is not None:
+            notes = dict(kept[1])
+            for path in _delta_paths(old.diff_to_tree(tree)):
+                notes.pop(path, None)
+                kp_id = self._committed_kp_id(path) if wanted(path) else None
+                if kp_id:
+                    notes[path] = kp_id
+        else:
+            notes = self._read_committed_kp_ids()
+        id_cache.save(self.vault, globs, tree_id, notes)
+        return notes
+
+    def _tree(self, oid: str) -> pygit2.Tree | None:
+        import pygit2
+
+        try:
+            obj = self.repo.get(oid)
+        except (ValueError, pygit2.GitError):
+            return None
+        return obj if isinstance(obj, pygit2.Tree) else None
+
+    def _read_committed_kp_ids(self) -> dict[str, str]:
+        """Every committed note's kp_id: from the work tree's first bytes where the index holds the
+        committed blob and git finds the file unchanged (``index_file``), else from the blob."""
+        assert self.head_tree is not None
+        _globs, wanted = self._include
+        changed = set(self.changed)
         same = self.entries.same_on_disk
         prefix = os.path.join(self.vault.root, "")
-        found: dict[str, list[str]] = {}
-        for path in self.scan.files:
-            if not include.match(path):
+        notes: dict[str, str] = {}
+        for path, oid, mode in TreeCandidate(self.repo, self.head_tree).walk():
+            if not (stat.S_ISREG(mode) and wanted(path)):
                 continue
-            if path in same:
-                kp_id = read_kp_id(prefix + path)
-                if kp_id:
-                    self._read_from_disk.add(path)
-            else:
-                kp_id = self._blob_kp_id(path)
+            on_disk = path in same and path not in changed
+            kp_id = read_kp_id(prefix + path) if on_disk else self._kp_of_blob(oid)
             if kp_id:
-                found.setdefault(kp_id, []).append(path)
-        return found
+                notes[path] = kp_id
+        return notes
 
-    def _blob_kp_id(self, path: str) -> str | None:
-        oid = self._regular(path)
-        if oid is None:
-            return None
+    def _committed_kp_id(self, path: str) -> str | None:
+        assert self.head_tree is not None
+        e = TreeCandidate(self.repo, self.head_tree).entry(path)
+        return self._kp_of_blob(e[0]) if e is not None and stat.S_ISREG(e[1]) else None
+
+    def _kp_of_blob(self, oid: str) -> str | None:
         if oid not in self._kp_cache:
             self._kp_cache[oid] = read_kp_id_text(self.blob(oid) or b"")
         return self._kp_cache[oid]
 
+    @cached_property
+    def kp_ids(self) -> dict[str, list[str]]:
+        """kp_id → note paths in the candidate: the committed map for every path the candidate
+        leaves as committed (same path, same blob), the candidate's blobs for the paths it changes."""
+        _globs, wanted = self._include
+        changed = set(self.changed)
+        found: dict[str, list[str]] = {}
+        for path, kp_id in self.committed_kp_ids.items():
+            if path not in changed:
+                found.setdefault(kp_id, []).append(path)
+        for path in self.changed:
+            kp_id = self._blob_kp_id(path) if wanted(path) else None
+            if kp_id:
+                found.setdefault(kp_id, []).append(path)
+        for paths in found.values():
+            paths.sort()
+        return found
+
+    def _blob_kp_id(self, path: str) -> str | None:
+        oid = self._regular(path)
+        return self._kp_of_blob(oid) if oid is not None else None
+
     def kp_id_owners(self, kp_id: str, besides: str | None = None) -> list[str]:
-        # An owner found on disk is confirmed from its blob: a duplicate reported is one the commit holds.
-        return [
-            p
-            for p in self.kp_ids.get(kp_id, [])
-            if p != besides and (p not in self._read_from_disk or self._blob_kp_id(p) == kp_id)
-        ]
+        # Each owner is confirmed from the blob the candidate holds: a duplicate reported is one
+        # the commit holds, whatever the work tree or the kept map said.
+        return [p for p in self.kp_ids.get(kp_id, []) if p != besides and self._blob_kp_id(p) == kp_id]
 
 
 def load_proposal(state: TreeState, ulid: str) -> ProposalDir:
@@ -243,7 +307,13 @@ def staged_state(vault: Vault) -> TreeState:
     candidate = staged_index(vault)
     index = candidate.index
     head = None if repo.head_is_unborn else repo.head.peel(pygit2.Commit).tree
-    changed = candidate.paths() if head is None else _delta_paths(head.diff_to_index(index))
+    if head is None:
+        changed = candidate.paths()
+    else:
+        found = set(_delta_paths(head.diff_to_index(index)))
+        committed = TreeCandidate(repo, head)
+        found.update(path for path, e in candidate.unvouched().items() if committed.entry(path) != e)
+        changed = sorted(found)
     settings = settings_mod.parse(_bytes_of(repo, candidate.entry(".kp/config.yaml")))
     return TreeState(vault, settings, candidate, changed, head)
 

@@ -154,3 +154,50 @@ def test_a_crlf_work_tree_has_its_blobs_ids(tmp_path: Path, cli, monkeypatch: py
     assert r.code == 1 and f"kp_id {KP_DUP} is already used by notes/old.md" in r.out, r
     old_blob = v.git("rev-parse", "HEAD:notes/old.md").stdout.strip()
     assert seen.count(old_blob) == 1  # read from the disk, confirmed from its blob
+
+
+def test_a_new_note_marked_assume_unchanged_is_still_checked(many: GitVault, cli) -> None:
+    """libgit2's tree-to-index diff leaves out a new entry marked assume-unchanged; `git commit` does not."""
+    many.write("notes/dup.md", note("kp:01J0000000000000000000N004", "Dup"))
+    many.git("add", "notes/dup.md")
+    many.git("update-index", "--assume-unchanged", "notes/dup.md")
+    assert many.git("diff", "--cached", "--name-only").stdout == "notes/dup.md\n"
+    r = cli("--vault", many.root, "validate", "--staged")
+    assert (
+        r.code == 1
+        and "KP006 notes/dup.md: kp_id kp:01J0000000000000000000N004 is already used by notes/n04.md" in r.out
+    ), r
+
+
+def test_the_kept_kp_id_map_follows_head_and_never_answers_alone(many: GitVault, cli) -> None:
+    """HEAD's kp_ids are kept in the git directory between commits and brought forward by a tree
+    diff; a note the map says owns an id is confirmed from its blob."""
+    import json
+
+    kept = many.root / ".git" / "curator-kp-ids.json"
+    many.write("notes/new.md", note(KP_NEW, "New"))
+    many.git("add", "notes/new.md")
+    assert cli("--vault", many.root, "validate", "--staged").code == 0
+    head_tree = many.git("rev-parse", "HEAD^{tree}").stdout.strip()
+    data = json.loads(kept.read_text())
+    assert data["tree"] == head_tree and data["notes"]["notes/n04.md"] == "kp:01J0000000000000000000N004"
+    many.commit("the new note")  # HEAD moves: the kept map is one commit behind
+    many.write("notes/again.md", note(KP_NEW, "Again"))
+    many.git("add", "notes/again.md")
+    r = cli("--vault", many.root, "validate", "--staged")
+    assert r.code == 1 and f"kp_id {KP_NEW} is already used by notes/new.md" in r.out, r
+    assert json.loads(kept.read_text())["tree"] == many.git("rev-parse", "HEAD^{tree}").stdout.strip()
+    many.git("rm", "-q", "--cached", "notes/again.md")
+    # A map that names an owner the blobs do not bear out reports nothing.
+    data = json.loads(kept.read_text())
+    data["notes"]["notes/n05.md"] = KP_DUP
+    kept.write_text(json.dumps(data))
+    many.write("notes/fresh.md", note(KP_DUP, "Fresh"))
+    many.git("add", "notes/fresh.md")
+    r = cli("--vault", many.root, "validate", "--staged")
+    assert r.code == 0, r
+    kept.write_text("{not json")  # unreadable: rebuilt
+    many.write("notes/n05.md", note(KP_DUP, "Fresh"))  # and now a real owner, staged
+    many.git("add", "notes/n05.md")
+    r = cli("--vault", many.root, "validate", "--staged")
+    assert r.code == 1 and f"KP006 notes/fresh.md: kp_id {KP_DUP} is already used by notes/n05.md" in r.out, r
