@@ -259,3 +259,34 @@ def test_the_installed_hooks_are_the_top_level_scripts(tmp_path: Path, cli) -> N
     text = (s.v.root / ".git" / "hooks" / "pre-commit").read_text()
     assert f"CURATOR_PYTHON={tmp_path / 'recorded-python'}\n" in text
     assert "CURATOR_NOTES='\\.(markdown|md|mdx|txt)$'\n" in text
+
+
+def test_post_checkout_and_post_merge_act_on_their_own_repository(tmp_path: Path, cli) -> None:
+    """With CURATOR_VAULT exported for another vault, the index hooks still reconcile the one git runs them in."""
+    import time
+
+    v = _vault(tmp_path)
+    log = tmp_path / "runs.log"
+    fake = tmp_path / "fake-python"  # records how the hook starts Curator, and what it leaves in the environment
+    fake.write_text(f'#!/bin/sh\necho "CURATOR_VAULT=$CURATOR_VAULT $*" >> {log}\n')
+    fake.chmod(0o755)
+    assert cli("--vault", v.root, "hooks", "install", "--python", fake).code == 0
+    other = make_git_vault(tmp_path / "other")
+    env = {k: val for k, val in os.environ.items() if not k.startswith("CURATOR_")}
+    env.update(PATH=PLAIN_PATH, CURATOR_VAULT=str(other.root), CURATOR_INDEX_DIR=str(tmp_path / "elsewhere"))
+
+    def run(*args: str, runs: int) -> None:
+        subprocess.run(["git", *args], cwd=v.root, env=env, check=True, capture_output=True)
+        deadline = time.monotonic() + 60
+        while len(log.read_text().splitlines() if log.exists() else []) < runs:  # the hooks start it in the background
+            assert time.monotonic() < deadline, f"git {' '.join(args)} started no Curator"
+            time.sleep(0.05)
+
+    run("checkout", "-q", "-b", "topic", runs=1)
+    v.write("notes/b.md", note("kp:01J000000000000000000000BB", "B"))
+    v.git("add", "notes/b.md")
+    v.git("commit", "-q", "--no-verify", "-m", "b")
+    run("checkout", "-q", "main", runs=2)
+    run("merge", "-q", "--no-edit", "topic", runs=3)
+    expected = f"CURATOR_VAULT= -m curator --vault {v.root} index --quiet"
+    assert log.read_text().splitlines() == [expected] * 3

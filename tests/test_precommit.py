@@ -101,3 +101,55 @@ def test_post_checkout_hook_reconciles_the_index(tmp_path: Path, cli) -> None:
         time.sleep(0.2)
     r = cli("--vault", v.root, "--json", "ls")
     assert r.code == 0 and '"notes/a.md"' in r.out
+
+
+@pytest.mark.slow
+def test_a_built_wheel_ships_executable_hooks_that_install_and_run(tmp_path: Path) -> None:
+    """`curator/hooks` is a link to the top-level `hooks/` in a checkout; a wheel must carry the scripts
+    themselves, executable, and `hooks install` from the installed package must put working hooks in place."""
+    import shutil
+    import zipfile
+
+    src = tmp_path / "src"  # a copy: building writes build/ and *.egg-info beside the sources
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in ("curator", "hooks"):
+        shutil.copytree(ROOT / name, src / name, symlinks=True, ignore=ignore)
+    assert (src / "curator" / "hooks").is_symlink()
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", tmp_path / "dist", src], check=True)
+    (wheel,) = (tmp_path / "dist").glob("curator-*.whl")
+    with zipfile.ZipFile(wheel) as z:
+        shipped = {i.filename: i.external_attr >> 16 for i in z.infolist() if i.filename.startswith("curator/hooks/")}
+        assert z.read("curator/hooks/pre-commit") == (ROOT / "hooks" / "pre-commit").read_bytes()
+    assert sorted(shipped) == ["curator/hooks/post-checkout", "curator/hooks/post-merge", "curator/hooks/pre-commit"]
+    assert all(mode & 0o100000 and mode & 0o111 == 0o111 for mode in shipped.values()), {
+        k: oct(m) for k, m in shipped.items()
+    }
+    site = tmp_path / "site"
+    subprocess.run([*pip, "install", "--no-deps", "--no-compile", "--target", site, wheel], check=True)
+    assert not (site / "curator" / "hooks").is_symlink() and os.access(
+        site / "curator" / "hooks" / "pre-commit", os.X_OK
+    )
+    v = _vault(tmp_path)
+    # The installed package, not this checkout: PYTHONPATH first, and a working directory outside the checkout.
+    env = {k: val for k, val in os.environ.items() if not k.startswith("CURATOR_")}
+    env["PYTHONPATH"] = str(site)
+    probe = [sys.executable, "-c", "import curator; print(curator.__file__)"]
+    assert subprocess.run(probe, env=env, cwd=tmp_path, capture_output=True, text=True).stdout.startswith(str(site))
+    r = subprocess.run(
+        [sys.executable, "-m", "curator", "--vault", v.root, "hooks", "install"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 0, r.stderr
+    hook = v.root / ".git" / "hooks" / "pre-commit"
+    assert os.access(hook, os.X_OK) and f"CURATOR_PYTHON={sys.executable}\n" in hook.read_text()
+    v.write("notes/a.md", v.read("notes/a.md").replace("kp:01J000000000000000000000AA", "kp:other"))
+    v.git("add", "notes/a.md")
+    blocked = subprocess.run(["git", "commit", "-m", "forged id"], cwd=v.root, env=env, capture_output=True, text=True)
+    assert blocked.returncode == 1 and "KP006" in blocked.stderr, blocked.stdout + blocked.stderr
