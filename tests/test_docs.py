@@ -52,3 +52,12 @@ def test_readme_gives_the_two_commands_and_ci_runs_the_test_one() -> None:
     assert "make example" in README and "make test" in README
     ci = (ROOT / ".ci" / "run").read_text()
     assert "make test" in ci
+
+
+def test_ci_runs_the_example_and_lint_with_pinned_tools() -> None:
+    """The README's main job and `make lint` break in CI, not unseen; lint gives the same answer everywhere."""
+    ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    assert "make lint" in ci and any(line.endswith("make example") for line in ci)
+    assert "trap 'rm -rf \"$scratch\"' EXIT" in ci  # the example's temporary vault goes afterwards
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert '"ruff==' in pyproject and '"mypy==' in pyproject

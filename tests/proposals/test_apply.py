@@ -178,3 +178,24 @@ def test_apply_without_yes_off_a_terminal_asks_for_it(vault: GitVault) -> None:
     pid = _proposal(vault)
     r = run_process("--vault", vault.root, "apply", pid)
     assert r.returncode == 1 and "--yes" in r.stderr
+
+
+def test_apply_yes_says_when_a_proposal_drifted(vault: GitVault, cli) -> None:
+    """`apply --yes` applies a drifted proposal where `git apply` would, and says so (text and JSON)."""
+    c, d = modify(vault, "notes/alpha.md", vault.read("notes/alpha.md").replace("Third line.", "Third line, edited."))
+    first = make_proposal(vault, [c], diff=d)
+    second = make_proposal(vault, [c], diff=d)
+    vault.write("notes/alpha.md", vault.read("notes/alpha.md").replace("# Alpha\n", "# Alpha\n\nA new line.\n"))
+    vault.commit("an edit above the hunk")
+    r = cli("--vault", vault.root, "apply", first, "--yes", "--no-commit")
+    assert r.code == 0, r
+    assert "drifted: notes/alpha.md changed since the proposal was made" in r.out and "2 line(s)" in r.out, r
+    vault.git("checkout", "--", "notes/alpha.md")
+    j = cli("--vault", vault.root, "--json", "apply", second, "--yes", "--no-commit")
+    assert j.code == 0 and json.loads(j.out)["drifted"] == [{"path": "notes/alpha.md", "offset": 2}], j
+
+
+def test_proposals_json_names_its_schema(vault: GitVault, cli) -> None:
+    pid = _proposal(vault)
+    data = json.loads(cli("--vault", vault.root, "--json", "proposals").out)
+    assert data["schema"] == "queue/v1" and [p["id"] for p in data["proposals"]] == [pid]

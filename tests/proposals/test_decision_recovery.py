@@ -55,7 +55,9 @@ def _proposal(v: GitVault, committed: bool) -> str:
 CASES = [(p, True) for p in POINTS] + [("decide:after-commit", False), ("decide:index-locked", False)]
 
 
-@pytest.mark.parametrize(("point", "committed"), CASES, ids=[f"{p}-{'committed' if c else 'untracked'}" for p, c in CASES])
+@pytest.mark.parametrize(
+    ("point", "committed"), CASES, ids=[f"{p}-{'committed' if c else 'untracked'}" for p, c in CASES]
+)
 def test_a_killed_rejection_is_finished_or_was_never_made(vault: GitVault, point: str, committed: bool) -> None:
     _user_work(vault)
     before = _user_state(vault)
@@ -76,7 +78,9 @@ def test_a_killed_rejection_is_finished_or_was_never_made(vault: GitVault, point
             assert f"finished recording the rejected decision on {pid}" in nxt.stderr
     folder = f".kp/proposals/{pid}"
     left = vault.git("status", "--porcelain", "--untracked-files=all", "--", folder).stdout
-    assert left == ("" if status == "rejected" or committed else f"?? {folder}/changes.diff\n?? {folder}/proposal.yaml\n")
+    assert left == (
+        "" if status == "rejected" or committed else f"?? {folder}/changes.diff\n?? {folder}/proposal.yaml\n"
+    )
     assert _user_state(vault) == before
     for name in ("curator-decision.json", "curator.lock", "index.lock", "curator-index.new"):
         assert not (vault.root / ".git" / name).exists(), name
@@ -95,7 +99,9 @@ def test_a_commit_git_makes_over_an_interrupted_decision_waits_for_it(vault: Git
     _user_work(vault)
     pid = _proposal(vault, committed=True)
     assert cli("--vault", vault.root, "hooks", "install").code == 0
-    r = run_process("--vault", vault.root, "reject", pid, "--reason", "no", env={"CURATOR_FAULT": "decide:after-commit"})
+    r = run_process(
+        "--vault", vault.root, "reject", pid, "--reason", "no", env={"CURATOR_FAULT": "decide:after-commit"}
+    )
     assert r.returncode == 137
     decided = vault.git("rev-parse", "HEAD").stdout.strip()
     env = {k: v for k, v in os.environ.items() if not k.startswith("CURATOR_")}

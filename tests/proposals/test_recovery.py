@@ -85,7 +85,7 @@ def test_a_lock_git_holds_is_never_removed(vault: GitVault) -> None:
     assert vault.git("status", "--porcelain").stdout == ""
 
 
-@pytest.mark.parametrize("command", [["validate"], ["doctor"], ["status"]])
+@pytest.mark.parametrize("command", [["validate"], ["doctor"], ["status"], ["index"], ["search", "alpha"]])
 def test_every_command_undoes_a_half_applied_tree_before_reading_it(vault: GitVault, command: list[str]) -> None:
     filler = "".join(f"filler {i}\n" for i in range(8))
     vault.write("notes/beta.md", vault.read("notes/beta.md") + filler)
