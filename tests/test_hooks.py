@@ -181,6 +181,18 @@ def test_curator_vault_pointing_elsewhere_does_not_matter(hooked: Setup, tmp_pat
     assert r.returncode != 0 and "notes/a.md" in r.stdout + r.stderr and "KP006" in r.stdout + r.stderr
 
 
+def test_without_curator_on_path_a_commit_touching_no_note_passes_and_a_note_is_still_checked(hooked: Setup) -> None:
+    hooked.env["PATH"] = PLAIN_PATH  # the framework's own `pre-commit` is started by its full path
+    assert "curator" not in subprocess.run(["sh", "-c", "command -v curator"], env=hooked.env, capture_output=True, text=True).stdout
+    hooked.v.write("data/table.csv", "a,b\n1,2\n")
+    hooked.v.git("add", "data/table.csv")
+    r = hooked.commit()
+    assert r.returncode == 0, r.stdout + r.stderr
+    _staged_then_reverted(hooked.v)
+    r = hooked.commit()
+    assert r.returncode != 0 and "KP006" in r.stdout + r.stderr, r.stdout + r.stderr
+
+
 def test_git_commit_all_is_judged_by_its_own_index(tmp_path: Path, cli) -> None:
     s = _installed(tmp_path, cli)
     s.v.write("notes/a.md", s.v.read("notes/a.md").replace(KP_A, KP_B))
