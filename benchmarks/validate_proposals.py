@@ -128,15 +128,20 @@ def staged_hook(root: Path, notes: list[str], runs: int, peer: str | None) -> No
     each timed with this code and, with ``--peer``, the peer's, interleaved in one loop."""
     import subprocess
 
-    subprocess.run(
-        [sys.executable, "-m", "curator", "--vault", str(root), "hooks", "install", "--force"],
-        check=True,
-        capture_output=True,
-    )
-    hook = ["sh", str(root / ".git" / "hooks" / "pre-commit")]
     # An installed Curator has its bytecode compiled (pip does it): let the first run write it.
     env = {k: v for k, v in os.environ.items() if k not in ("CURATOR_VAULT", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
     peer_env = {**env, "PYTHONPATH": peer} if peer else None
+
+    def install(side_env: dict[str, str], name: str) -> list[str]:
+        """Each side's own hook script, as its `hooks install` writes it (outside any checkout: no cwd import)."""
+        cmd = [sys.executable, "-m", "curator", "--vault", str(root), "hooks", "install", "--force"]
+        subprocess.run(cmd, check=True, capture_output=True, env=side_env, cwd=root.parent)
+        kept = root / ".git" / f"bench-{name}-pre-commit"
+        shutil.copyfile(root / ".git" / "hooks" / "pre-commit", kept)
+        return ["sh", str(kept)]
+
+    hook_peer = install(peer_env, "peer") if peer_env is not None else []
+    hook = install(env, "ours")
     from curator.vault.identity import mint
 
     def edited() -> None:
@@ -164,13 +169,13 @@ def staged_hook(root: Path, notes: list[str], runs: int, peer: str | None) -> No
         stage_it()
         ours: list[tuple[float, float]] = []
         theirs: list[tuple[float, float]] = []
-        for warm in (env, peer_env):
-            if warm is not None:
-                cpu_timed(hook, warm, root)
+        cpu_timed(hook, env, root)
+        if peer_env is not None:
+            cpu_timed(hook_peer, peer_env, root)
         for _ in range(runs):
             ours.append(cpu_timed(hook, env, root))
             if peer_env is not None:
-                theirs.append(cpu_timed(hook, peer_env, root))
+                theirs.append(cpu_timed(hook_peer, peer_env, root))
         subprocess.run(["git", "reset", "-q", "--hard"], cwd=root, check=True)
         subprocess.run(["git", "clean", "-qfd", "bench", "table.csv"], cwd=root, check=True)
         wall, cpu = median_ms([w for w, _ in ours]), median_ms([c for _, c in ours])
