@@ -52,7 +52,8 @@ def _proposal(v: GitVault, committed: bool) -> str:
     return pid
 
 
-CASES = [(p, True) for p in POINTS] + [("decide:after-commit", False), ("decide:index-locked", False)]
+# "decide:after-index" leaves only the journal to clear; the untracked proposal is tried where the index matters.
+CASES = [(p, True) for p in POINTS[:-1]] + [("decide:after-commit", False)]
 
 
 @pytest.mark.parametrize(
