@@ -10,6 +10,7 @@ note and nothing under ``.kp/`` passes without starting Python.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -66,6 +67,18 @@ def render(text: str, values: dict[str, str]) -> str:
     return text
 
 
+def _keep_kp_ids(vault: Vault) -> None:
+    """HEAD's kp_ids kept now, so the hook's first run need not read every note (``validator.id_cache``).
+    Only a head start: whatever stops it here (a config that does not parse, say) the hook meets itself."""
+    import pygit2
+
+    from curator.errors import CuratorError
+    from curator.validator.staged import staged_state
+
+    with contextlib.suppress(CuratorError, pygit2.GitError, OSError, ValueError):
+        _ = staged_state(vault).committed_kp_ids
+
+
 def run(app: App, force: bool, python: str | None = None) -> int:
     vault = app.vault()
     interpreter = os.path.abspath(python) if python else sys.executable
@@ -99,10 +112,7 @@ def run(app: App, force: bool, python: str | None = None) -> int:
         os.chmod(tmp, os.stat(tmp).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
         os.replace(tmp, path)
         installed.append(name)
-    # The pre-commit hook's first run need not read every note's kp_id: keep HEAD's map now.
-    from curator.validator.staged import staged_state
-
-    _ = staged_state(vault).committed_kp_ids
+    _keep_kp_ids(vault)
     if app.json:
         output.emit_json({"hooks_dir": target, "python": interpreter, "installed": installed, "unchanged": kept})
     else:
