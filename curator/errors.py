@@ -15,6 +15,7 @@ code. Anything else that escapes a command is a bug (exit 3).
     │   └── IndexUnwritable      exit 2  the index folder cannot be created or written
     ├── EmbedderError            exit 2  an embedder is unavailable or misconfigured
     ├── GitLocked                exit 2  .git/index.lock or a Curator lock is held
+    ├── WriteRefused             exit 2  a write would go through a symlink or a non-folder
     ├── NotFound                 exit 2  a note, proposal or dataset named on the command line
     ├── SourceError              exit 2  a configured source (Zotero library, corpus) cannot be read
     └── CheckFailed              exit 1  a check ran and failed; the vault is untouched
@@ -80,6 +81,10 @@ class EmbedderError(CuratorError):
 
 class GitLocked(CuratorError):
     pass
+
+
+class WriteRefused(CuratorError):
+    """Curator would have written through a symlink (or under a file); nothing was written there."""
 
 
 class NotFound(CuratorError):

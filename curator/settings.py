@@ -331,11 +331,9 @@ def load(vault_root: str, *, use_cache: bool = True) -> Settings:
     settings = parse(raw)
     if use_cache:
         try:
-            os.makedirs(os.path.dirname(cache), exist_ok=True)
-            tmp = f"{cache}.{os.getpid()}.tmp"
-            with open(tmp, "w", encoding="utf-8") as f:
-                json.dump({"sha256": digest, "settings": settings.to_dict()}, f)
-            os.replace(tmp, cache)
+            from curator.fsutil import write_atomic
+
+            write_atomic(cache, json.dumps({"sha256": digest, "settings": settings.to_dict()}).encode("utf-8"))
         except OSError:
             pass  # the cache only saves time
     return settings

@@ -14,13 +14,13 @@ import contextlib
 import os
 import re
 import shlex
-import stat
 import sys
 from importlib import resources
 
 from curator import output
 from curator.app import App
 from curator.errors import CheckFailed, UsageError
+from curator.fsutil import write_atomic
 from curator.vault.discover import Vault
 
 HOOKS = ("pre-commit", "post-merge", "post-checkout")
@@ -106,11 +106,7 @@ def run(app: App, force: bool, python: str | None = None) -> int:
                     f"{path} exists and was not written by curator",
                     hint="chain it yourself, or pass --force to replace it",
                 )
-        tmp = path + ".curator-tmp"
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.chmod(tmp, os.stat(tmp).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-        os.replace(tmp, path)
+        write_atomic(path, text.encode("utf-8"), 0o755)
         installed.append(name)
     _keep_kp_ids(vault)
     if app.json:

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import os
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from curator import output
 from curator.app import App
+from curator.errors import WriteRefused
+from curator.fsutil import write_atomic
+
+if TYPE_CHECKING:
+    from curator.vault.discover import Vault
 
 GITATTRIBUTES = (
     "# Curator: notes keep LF line endings so proposal diffs apply byte for byte",
@@ -23,35 +29,48 @@ def default_config_text() -> str:
     return resources.files("curator").joinpath("default_config.yaml").read_text("utf-8")
 
 
-def _write_new(path: str, text: str) -> None:
-    tmp = f"{path}.curator-tmp"
-    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    os.replace(tmp, path)
+KEEP = ".kp/proposals/.gitkeep"
+CONFIG = ".kp/config.yaml"
+ATTRIBUTES = ".gitattributes"
+
+
+def _refuse_symlinks(vault: Vault) -> None:
+    """Init writes no file through a symlink (a committed ``.gitattributes -> /elsewhere``, say):
+    every file it may write is checked, folders on the way included, before anything is written."""
+    from curator.proposals.paths import symlink_on_path
+
+    for rel in (KEEP, CONFIG, ATTRIBUTES):
+        through = symlink_on_path(vault.root, rel)
+        if through:
+            raise WriteRefused(
+                f"{through} is a symlink; curator init writes nothing through one, and nothing was written",
+                hint=f"make {through} a regular {'file' if through == rel else 'folder'}, then run curator init again",
+            )
 
 
 def run(app: App) -> int:
     vault = app.vault()
+    _refuse_symlinks(vault)
     done: list[str] = []
-    os.makedirs(vault.proposals_dir, exist_ok=True)
-    keep = os.path.join(vault.proposals_dir, ".gitkeep")
-    if not os.path.exists(keep):
-        open(keep, "w").close()
+    keep = vault.abspath(KEEP)
+    if not os.path.lexists(keep):
+        write_atomic(keep, b"", within=vault.root)
         done.append("created .kp/proposals/")
-    if not os.path.exists(vault.config_path):
-        _write_new(vault.config_path, default_config_text())
+    if not os.path.lexists(vault.config_path):
+        write_atomic(vault.config_path, default_config_text().encode("utf-8"), within=vault.root)
         done.append("wrote .kp/config.yaml")
-    attrs_path = os.path.join(vault.root, ".gitattributes")
-    existing = ""
-    if os.path.exists(attrs_path):
-        with open(attrs_path, encoding="utf-8", errors="surrogateescape", newline="") as f:
+    attrs_path = vault.abspath(ATTRIBUTES)
+    existing = b""
+    if os.path.lexists(attrs_path):
+        fd = os.open(attrs_path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as f:
             existing = f.read()
-    have = {ln.strip() for ln in existing.splitlines()}
+    have = {ln.strip() for ln in existing.decode("utf-8", "surrogateescape").splitlines()}
     missing = [ln for ln in GITATTRIBUTES if ln not in have]
     if missing:
-        sep = "" if not existing or existing.endswith("\n") else "\n"
-        with open(attrs_path, "a", encoding="utf-8", errors="surrogateescape", newline="") as f:
-            f.write(sep + "\n".join(missing) + "\n")
+        sep = b"" if not existing or existing.endswith(b"\n") else b"\n"
+        added = ("\n".join(missing) + "\n").encode("utf-8")
+        write_atomic(attrs_path, existing + sep + added, within=vault.root)
         done.append(f"added {sum(not m.startswith('#') for m in missing)} line(s) to .gitattributes")
     crlf = crlf_notes(app)
     if app.json:

@@ -30,7 +30,10 @@ def run(app: App, title: str, folder: str) -> int:
     if any(p in ("..", ".", ".git", ".kp") for p in parts) or os.path.isabs(folder):
         raise UsageError(f"--dir must be a folder inside the vault, not {folder!r}")
     target_dir = os.path.join(vault.root, *parts)
-    if os.path.islink(target_dir) or (os.path.exists(target_dir) and not os.path.isdir(target_dir)):
+    from curator.proposals.paths import symlink_on_path
+
+    through = symlink_on_path(vault.root, "/".join(parts)) if parts else None
+    if through or (os.path.exists(target_dir) and not os.path.isdir(target_dir)):
         raise UsageError(f"--dir {folder!r} is not a plain folder in the vault")
     os.makedirs(target_dir, exist_ok=True)
     base = slug(title)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import pygit2
 
 from curator import faults
-from curator.errors import CheckFailed, Conflict, NotFound, Rejected
+from curator.errors import CheckFailed, Conflict, CuratorError, NotFound, Rejected
 from curator.proposals import decisions, gitindex, shadow, store
 from curator.proposals import events as events_mod
 from curator.proposals import journal as jr
@@ -169,7 +169,7 @@ def _verify(vault: Vault, journal: jr.Journal) -> None:
         if step.path.endswith(EVENTS):
             continue
         if jr.current_blob(vault, step.path) != step.after:
-            raise CheckFailed(f"{step.path} did not come out as the validator expected; the apply was undone")
+            raise CheckFailed(f"{step.path} did not come out as the validator expected")
 
 
 def _proposal_entries(vault: Vault, ulid: str) -> list[tuple[str, str]]:
@@ -261,9 +261,17 @@ def apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool 
         jr.put(vault, events_step.path, events_step.after)
         faults.point("apply:after-event")
         commit_id = _commit(vault, report, journal) if commit else None
-    except BaseException:
-        jr.report_left(jr.rollback(vault, journal))
+    except BaseException as e:
+        left = jr.rollback(vault, journal)
+        jr.report_left(left)
         jr.clear(vault)
+        if isinstance(e, CuratorError):
+            # Say "undone" only when every file is back as it was.
+            e.message += (
+                f"; the apply was not fully undone: {', '.join(left)} changed meanwhile and was left as it is"
+                if left
+                else "; the apply was undone"
+            )
         raise
     faults.point("apply:after-commit")
     if commit:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import stat
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -162,20 +163,34 @@ def committed_status(vault: Vault, ulid: str) -> str:
 
 
 def _record_entries(vault: Vault, ulid: str) -> Entries:
-    """The proposal's own files as they are in the work tree (regular files of known names)."""
+    """The proposal's own files as they are in the work tree (regular files of known names).
+
+    A symlink, or anything but a folder or a regular file, anywhere in the folder
+    (what the validator calls KP002) refuses the decision: Curator neither reads
+    nor writes through it.
+    """
     repo = vault.repo
     base = os.path.join(vault.root, PROPOSALS_DIR, ulid)
     found: Entries = {}
     for folder, dirs, names in os.walk(base):
-        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(folder, d))]
+        for name in [*dirs, *names]:
+            full = os.path.join(folder, name)
+            mode = os.lstat(full).st_mode
+            if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+                rel = vault.relpath(full)
+                what = "a symlink" if stat.S_ISLNK(mode) else "not a regular file"
+                raise CheckFailed(
+                    f"{rel} is {what} (KP002); Curator decides no proposal whose folder holds one",
+                    hint=f"remove it first: rm {shlex.quote(rel)}",
+                )
         for name in names:
             full = os.path.join(folder, name)
             rel = vault.relpath(full)
             top = rel[len(PROPOSALS_DIR) + len(ulid) + 2 :].split("/", 1)[0]
-            st = os.lstat(full)
-            if top not in KNOWN or top == EVENTS or not stat.S_ISREG(st.st_mode):
+            if top not in KNOWN or top == EVENTS:
                 continue
-            with open(full, "rb") as f:
+            fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            with os.fdopen(fd, "rb") as f:
                 found[rel] = (str(repo.create_blob(f.read())), 0o100644)
     return found
 
@@ -204,6 +219,9 @@ def record(vault: Vault, ulid: str, event: str, by: str, reason: str, title: str
     state = events_mod.status(evs)
     if state != "pending":
         raise CheckFailed(f"proposal {ulid} is already {state}")
+    # Before anything moves: git holding the index, or a symlink in the folder, refuses the decision.
+    gitindex.check_unlocked(vault)
+    entries = _record_entries(vault, ulid)
     try:
         with open(os.path.join(folder, EVENTS), "rb") as f:
             on_disk: bytes | None = f.read()
@@ -220,7 +238,6 @@ def record(vault: Vault, ulid: str, event: str, by: str, reason: str, title: str
     line = events_mod.Event(events_mod.now_utc(), event, by, reason=reason).to_json() + "\n"
     new_events = (committed or b"") + line.encode("utf-8")
     repo = vault.repo
-    entries = _record_entries(vault, ulid)
     events_oid = str(repo.create_blob(new_events))
     entries[rel_events] = (events_oid, 0o100644)
     head = None if repo.head_is_unborn else str(repo.head.target)

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from curator import output
+from curator.errors import WriteRefused
 from curator.fsutil import remove_file, tmp_leftovers, write_atomic, write_many
 from curator.proposals.recovery import APPLY_JOURNAL as NAME
 from curator.vault.discover import Vault
@@ -100,7 +101,7 @@ def put(vault: Vault, path: str, oid: str | None, mode: int = 0o100644) -> None:
     else:
         data = blob_bytes(vault, oid)
         assert data is not None
-        write_atomic(full, data, 0o755 if mode == 0o100755 else None)
+        write_atomic(full, data, 0o755 if mode == 0o100755 else None, within=vault.root)
 
 
 def put_many(
@@ -133,7 +134,7 @@ def put_many(
             data = data if data is not None else blob_bytes(vault, oid)
             assert data is not None
             writes.append((full, data, 0o755 if mode == 0o100755 else None))
-    write_many(writes, one_done)
+    write_many(writes, one_done, within=vault.root)
 
 
 def sweep(vault: Vault, journal: Journal) -> None:
@@ -166,12 +167,12 @@ def rollback(vault: Vault, journal: Journal) -> list[str]:
         back.append((step.path, step.before, step.mode))
     try:
         put_many(vault, back)
-    except (UnsafePath, FileNotFoundError):
+    except (UnsafePath, WriteRefused, FileNotFoundError):
         # A symlink appeared on one of the paths since: put the rest back one by one.
         for path, before, mode in back:
             try:
                 put(vault, path, before, mode)
-            except UnsafePath:
+            except (UnsafePath, WriteRefused):
                 left.append(path)
             except FileNotFoundError:
                 pass

@@ -253,16 +253,16 @@ def _publish(vault: Vault, proposal: store.ProposalDir, restores: list[Restore],
     faults.point("propose:after-journal")
     os.mkdir(staging)
     assert proposal.manifest is not None
-    write_atomic(os.path.join(staging, MANIFEST), proposal.manifest)
+    write_atomic(os.path.join(staging, MANIFEST), proposal.manifest, within=staging)
     if proposal.diff is not None:
-        write_atomic(os.path.join(staging, DIFF), proposal.diff)
+        write_atomic(os.path.join(staging, DIFF), proposal.diff, within=staging)
     for rel, stored in proposal.files.items():
         # Validated already (KP002); checked again here because this is where the path is joined.
         reason = escape_reason(rel)
         if reason:
             raise UnsafePath(rel, reason)
         assert stored.data is not None
-        write_atomic(os.path.join(staging, FILES, *rel.split("/")), stored.data)
+        write_atomic(os.path.join(staging, FILES, *rel.split("/")), stored.data, within=staging)
     faults.point("propose:mid-staging")
     for data in blobs.values():
         vault.repo.create_blob(data)
@@ -285,7 +285,7 @@ def _restore(vault: Vault, r: Restore) -> None:
     if r.restore is None:
         remove_file(full)
     else:
-        write_atomic(full, _restore_bytes(vault, r), 0o755 if r.mode == 0o100755 else None)
+        write_atomic(full, _restore_bytes(vault, r), 0o755 if r.mode == 0o100755 else None, within=vault.root)
 
 
 def _journal_path(vault: Vault) -> str:
