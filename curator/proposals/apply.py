@@ -180,7 +180,9 @@ def _proposal_entries(vault: Vault, ulid: str) -> list[tuple[str, str]]:
         for name in names:
             full = os.path.join(folder, name)
             rel = vault.relpath(full)
-            with open(full, "rb") as f:
+            # Validated as plain files (KP002); never read through a symlink swapped in since.
+            fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            with os.fdopen(fd, "rb") as f:
                 entries.append((rel, str(repo.create_blob(f.read()))))
     return sorted(entries)
 
@@ -310,6 +312,9 @@ def recover(vault: Vault) -> str | None:
         _sync_index(vault, journal)
         jr.clear(vault)
         return f"finished the interrupted apply of {journal.proposal}"
-    jr.report_left(jr.rollback(vault, journal))
+    left = jr.rollback(vault, journal)
+    jr.report_left(left)
     jr.clear(vault)
+    if left:
+        return f"undid the interrupted apply of {journal.proposal}, but for {len(left)} file(s) changed since"
     return f"undid the interrupted apply of {journal.proposal}"

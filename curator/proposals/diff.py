@@ -63,6 +63,8 @@ class FilePatch:
     binary: bool = False
     mode_change: bool = False
     rename: bool = False
+    index_mode: str | None = None
+    """The mode on the section's ``index`` line, when it carries one (``index a..b 100644``)."""
 
     @property
     def path(self) -> str:
@@ -141,6 +143,9 @@ def _header(fp: FilePatch, section: str) -> None:
             fp.new_path = _side(ln[4:], "b/")
         elif ln.startswith(("old mode ", "new mode ")):
             fp.mode_change = True
+        elif ln.startswith("index "):
+            fields = ln.split()
+            fp.index_mode = fields[2] if len(fields) == 3 else None
         elif ln.startswith(("rename from ", "rename to ", "copy from ", "copy to ")):
             fp.rename = True
         elif ln.startswith(("Binary files ", "GIT binary patch")):
@@ -174,6 +179,29 @@ def _hunks(fp: FilePatch, section: str) -> None:
         fp.hunks.append(Hunk(h.source_start, h.source_length, h.target_start, h.target_length, lines))
 
 
+def _name_from_header(fp: FilePatch, first: str, section: str) -> None:
+    rest = first.rstrip("\n")[len("diff --git ") :]
+    name = None
+    if rest.startswith('"'):
+        m = re.match(r'^("(?:[^"\\]|\\.)*") ("(?:[^"\\]|\\.)*")$', rest)
+        if m:
+            old, new = unquote(m.group(1)), unquote(m.group(2))
+            name = old[2:] if old.startswith("a/") and new == "b/" + old[2:] else None
+    elif (len(rest) - 5) % 2 == 0 and len(rest) > 5:
+        half = (len(rest) - 5) // 2
+        candidate = rest[2 : 2 + half]
+        name = candidate if rest == f"a/{candidate} b/{candidate}" else None
+    if not name:
+        raise DiffError(f"the section names no file: {first.strip()!r}", fp.first_line)
+    lines = section.splitlines()
+    if any(ln.startswith("new file mode ") for ln in lines):
+        fp.new_path = name
+    elif any(ln.startswith("deleted file mode ") for ln in lines):
+        fp.old_path = name
+    else:
+        fp.old_path = fp.new_path = name
+
+
 def parse(text: str) -> list[FilePatch]:
     """Every file section of a diff; DiffError for anything malformed or truncated."""
     patches = []
@@ -187,6 +215,10 @@ def parse(text: str) -> list[FilePatch]:
             raise DiffError(f"diff section without hunks: {first.strip()!r}", first_line)
         if m is None and fp.old_path is None and fp.new_path is None:
             raise DiffError(f"unreadable diff header {first.strip()!r}", first_line)
+        if not fp.path:
+            # No ---/+++ lines (a mode change alone, an empty new file): git names the file
+            # only in the header line, read as git does when both sides are one name.
+            _name_from_header(fp, first, section)
         if not fp.binary:
             _hunks(fp, section)
         patches.append(fp)
@@ -218,7 +250,9 @@ def reanchor(fp: FilePatch, at: list[int]) -> str:
     for ln in lines:
         if _HUNK_RE.match(ln):
             break
-        head.append(ln)
+        # The mode is the validator's to check against HEAD (KP001); libgit2's scratch
+        # files carry no mode, so it is not handed on.
+        head.append(" ".join(ln.split()[:2]) + "\n" if ln.startswith("index ") else ln)
     out = ["".join(head)]
     delta = 0
     for h, pos in zip(fp.hunks, at, strict=True):

@@ -16,6 +16,24 @@ import stat
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
+# Code points HFS+ ignores when it compares names (git's protectHFS list): on a Mac
+# ".git\u200c" is ".git".
+_HFS_IGNORED = frozenset(
+    [0x200C, 0x200D, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x206A, 0x2070), 0xFEFF]
+)
+
+
+def same_as(part: str, name: str) -> bool:
+    """Whether the path component ``part`` names the folder ``name`` (``.git``, ``.kp``) on some
+    system git runs on: case folded, HFS+'s ignored code points dropped, and NTFS's trailing
+    dots and spaces and alternate data stream (``:``) cut, as git's protectHFS and
+    protectNTFS rules read names; ``git~1`` is NTFS's short name for ``.git``."""
+    folded = "".join(c for c in part if ord(c) not in _HFS_IGNORED).casefold()
+    ntfs = folded.split(":", 1)[0].rstrip(" .")
+    if folded == name or ntfs == name:
+        return True
+    return name == ".git" and ntfs == "git~1"
+
 
 def escape_reason(path: str) -> str | None:
     """Why a proposal may not write ``path``, judged on the string alone."""
@@ -30,8 +48,8 @@ def escape_reason(path: str) -> str | None:
     parts = path.split("/")
     if ".." in parts:
         return "the path climbs out with '..'"
-    if any(p.casefold() == ".git" for p in parts):
-        return "the path reaches into .git/"
+    if any(same_as(p, ".git") for p in parts):
+        return "the path reaches into .git/ (as git reads names on macOS or Windows)"
     if posixpath.normpath(path) != path or "" in parts or "." in parts:
         return f"the path is not normalised (write {posixpath.normpath(path)!r})"
     return None

@@ -63,4 +63,10 @@ def recover(vault: Vault) -> list[str]:
     if applied:
         done.append(applied)
     done.extend(stage.recover(vault))
+    from curator.fsutil import sweep_temps
+
+    for name in (APPLY_JOURNAL, PROPOSE_JOURNAL):
+        # A kill inside write_atomic leaves its temp file beside the journal.
+        for left in sweep_temps(vault.git_dir, name):
+            done.append(f"removed {left}, left in .git by an interrupted Curator")
     return done

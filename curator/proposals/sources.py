@@ -145,6 +145,9 @@ def from_patch(vault: Vault, patch_text: str, minted: list[str]) -> Collected:
     for fp in sections:
         if fp.binary:
             raise UsageError(f"binary patch for {fp.path}; notes are text")
+        if fp.mode_change or fp.rename:
+            what = "a file mode change" if fp.mode_change else "a rename"
+            raise UsageError(f"the patch holds {what} for {fp.path}; propose content edits only")
         if fp.op == "create":
             try:
                 content = apply_hunks("", fp.hunks).encode("utf-8")

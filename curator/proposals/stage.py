@@ -251,25 +251,31 @@ def _publish(vault: Vault, proposal: store.ProposalDir, restores: list[Restore],
     final = os.path.join(root, ulid)
     _save_journal(vault, ulid, restores)
     faults.point("propose:after-journal")
-    os.mkdir(staging)
-    assert proposal.manifest is not None
-    write_atomic(os.path.join(staging, MANIFEST), proposal.manifest, within=staging)
-    if proposal.diff is not None:
-        write_atomic(os.path.join(staging, DIFF), proposal.diff, within=staging)
-    for rel, stored in proposal.files.items():
-        # Validated already (KP002); checked again here because this is where the path is joined.
-        reason = escape_reason(rel)
-        if reason:
-            raise UnsafePath(rel, reason)
-        assert stored.data is not None
-        write_atomic(os.path.join(staging, FILES, *rel.split("/")), stored.data, within=staging)
-    faults.point("propose:mid-staging")
-    for data in blobs.values():
-        vault.repo.create_blob(data)
-    for r in restores:
-        if r.data is not None:
-            vault.repo.create_blob(r.data)  # so a recovery can finish the restore
-    os.rename(staging, final)
+    try:
+        os.mkdir(staging)
+        assert proposal.manifest is not None
+        write_atomic(os.path.join(staging, MANIFEST), proposal.manifest, within=staging)
+        if proposal.diff is not None:
+            write_atomic(os.path.join(staging, DIFF), proposal.diff, within=staging)
+        for rel, stored in proposal.files.items():
+            # Validated already (KP002); checked again here because this is where the path is joined.
+            reason = escape_reason(rel)
+            if reason:
+                raise UnsafePath(rel, reason)
+            assert stored.data is not None
+            write_atomic(os.path.join(staging, FILES, *rel.split("/")), stored.data, within=staging)
+        faults.point("propose:mid-staging")
+        for data in blobs.values():
+            vault.repo.create_blob(data)
+        for r in restores:
+            if r.data is not None:
+                vault.repo.create_blob(r.data)  # so a recovery can finish the restore
+        os.rename(staging, final)
+    except BaseException:
+        # Nothing is published and nothing restored: take the half-built folder back.
+        shutil.rmtree(staging, ignore_errors=True)
+        clear_journal(vault)
+        raise
     fsync_dir(root)
     faults.point("propose:after-publish")
     for n, r in enumerate(restores):

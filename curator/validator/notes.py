@@ -8,7 +8,7 @@ from typing import Any
 from curator.validator.finding import Finding, ordered
 from curator.validator.state import RepoState
 from curator.vault import frontmatter
-from curator.vault.identity import is_valid_kp_id, why_invalid
+from curator.vault.identity import canonical, is_valid_kp_id, why_invalid
 from curator.vault.note import NotANote, decode
 
 
@@ -64,7 +64,7 @@ def check_note(state: RepoState, path: str) -> NoteReport:
     elif not is_valid_kp_id(kp_id):
         findings.append(Finding("KP006", path, why_invalid(kp_id)))
     elif before is None:
-        owners = state.kp_id_owners(kp_id, besides=path)
+        owners = state.kp_id_owners(canonical(kp_id), besides=path)
         if owners:
             findings.append(Finding("KP006", path, f"kp_id {kp_id} is already used by {owners[0]}; mint a new one"))
     if "status" in meta and not (head_meta and "status" in head_meta):

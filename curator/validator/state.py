@@ -157,6 +157,15 @@ class RepoState:
             return self.overlay[path] is not None
         return os.path.lexists(self.vault.abspath(path))
 
+    def is_file(self, path: str) -> bool:
+        """Whether ``path`` is a file (not a folder) in the work tree as the proposal would meet it."""
+        if path in self.overlay:
+            return self.overlay[path] is not None
+        try:
+            return not stat.S_ISDIR(os.lstat(self.vault.abspath(path)).st_mode)
+        except (FileNotFoundError, NotADirectoryError):
+            return False
+
     def symlink_on_path(self, path: str) -> str | None:
         """The first component of ``path`` (itself included) that is a symlink in the work tree."""
         from curator.proposals.paths import symlink_on_path
@@ -255,4 +264,7 @@ def read_kp_id_text(head: bytes) -> str | None:
         value = value[1:-1]
     if " #" in value:
         value = value.split(" #", 1)[0].rstrip()
-    return value or None
+    from curator.vault.identity import canonical
+
+    # Keyed by identity, not spelling: a ULID reads the same in either case.
+    return canonical(value) if value else None

@@ -23,6 +23,13 @@ def is_fresh_kp_ulid(value: object) -> bool:
     return isinstance(value, str) and value.startswith("kp:") and is_ulid(value[3:])
 
 
+def canonical(kp_id: str) -> str:
+    """The form two kp_ids are compared in: a ULID is Crockford base32, which reads the same in
+    either case, so ``kp:01j...a`` and ``kp:01J...A`` are one identity."""
+    ns, sep, rest = kp_id.partition(":")
+    return f"{ns}:{rest.upper()}" if sep and is_ulid(rest.upper()) else kp_id
+
+
 def namespace(kp_id: str) -> str:
     return kp_id.split(":", 1)[0]
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from curator.validator.finding import Finding
 from curator.vault import frontmatter
-from curator.vault.identity import is_valid_kp_id, why_invalid
+from curator.vault.identity import canonical, is_valid_kp_id, why_invalid
 
 if TYPE_CHECKING:
     from curator.validator.state import RepoState
@@ -42,7 +42,7 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
                 continue
             if c.kp_id is not None and c.kp_id != post:
                 yield Finding("KP006", c.path, f"changes names kp_id {c.kp_id} but the file has {post}")
-            owners = state.kp_id_owners(post, besides=c.path)
+            owners = state.kp_id_owners(canonical(post), besides=c.path)
             if owners:
                 yield Finding("KP006", c.path, f"kp_id {post} is already used by {owners[0]}; mint a new one")
         else:
@@ -61,10 +61,11 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
             if c.kp_id is not None and c.kp_id != post:
                 yield Finding("KP006", c.path, f"changes names kp_id {c.kp_id} but the note has {post}")
             if pre is None:
-                owners = state.kp_id_owners(post, besides=c.path)
+                owners = state.kp_id_owners(canonical(post), besides=c.path)
                 if owners:
                     yield Finding("KP006", c.path, f"kp_id {post} is already used by {owners[0]}; mint a new one")
         if isinstance(post, str):
-            if post in claimed and claimed[post] != c.path:
-                yield Finding("KP006", c.path, f"kp_id {post} is given to {claimed[post]} too in this proposal")
-            claimed.setdefault(post, c.path)
+            key = canonical(post)
+            if key in claimed and claimed[key] != c.path:
+                yield Finding("KP006", c.path, f"kp_id {post} is given to {claimed[key]} too in this proposal")
+            claimed.setdefault(key, c.path)

@@ -61,6 +61,14 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
                     yield Finding("KP001", c.path, "renames are not supported; propose a delete and a create")
                 if view.patch.mode_change:
                     yield Finding("KP001", c.path, "file mode changes are not supported")
+                elif view.patch.index_mode not in (None, "100644", _mode(state, c.path)):
+                    # 100644 is what libgit2 writes for any file (Curator's own diffs); apply keeps HEAD's mode.
+                    yield Finding(
+                        "KP001",
+                        c.path,
+                        f"the diff's index line gives mode {view.patch.index_mode} but the file is "
+                        f"{_mode(state, c.path)}; file mode changes are not supported",
+                    )
     for rel in p.files:
         if rel not in creates:
             yield Finding("KP001", f"{here}/{FILES}/{rel}", "a file under files/ that no create in changes names")
@@ -78,3 +86,12 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
             yield Finding("KP001", fp.path, f"{DIFF} changes this file but changes does not list it")
         if fp.old_path and fp.new_path and fp.old_path != fp.new_path:
             yield Finding("KP001", fp.path, "the diff's old and new paths differ (a rename)")
+
+
+def _mode(state: RepoState, path: str) -> str:
+    """The file's mode in HEAD as a diff writes it (a regular file when HEAD lacks it)."""
+    tree = state.head_tree
+    try:
+        return f"{tree[path].filemode:o}" if tree is not None else "100644"
+    except KeyError:
+        return "100644"

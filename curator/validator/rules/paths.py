@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from curator.proposals.paths import escape_reason
+from curator.proposals.paths import escape_reason, same_as
 from curator.validator.finding import Finding
 from curator.vault.globs import matches
 
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def is_curator_path(path: str) -> bool:
-    return path.split("/", 1)[0].casefold() == ".kp"
+    return same_as(path.split("/", 1)[0], ".kp")
 
 
 def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
@@ -25,6 +25,7 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
     for link in subject.proposal.symlinks:
         yield Finding("KP002", link, "the proposal directory contains a symlink; proposals hold plain files only")
     folded: dict[str, str] = {}
+    written = {view.change.path for view in subject.changes}
     for view in subject.changes:
         path = view.change.path
         reason = escape_reason(path)
@@ -34,6 +35,8 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
         through = state.symlink_on_path(path)
         if through:
             yield Finding("KP002", path, f"the path goes through the symlink {through}; write the real path instead")
+        else:
+            yield from _folder_clashes(path, written, state)
         other = folded.setdefault(path.casefold(), path)
         if other != path:
             yield Finding("KP002", path, f"differs from {other} only in case; on macOS and Windows they are one file")
@@ -53,5 +56,21 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
                 "KP003", path, "the path is owned by a producer (producers.paths); the producer would overwrite it"
             )
             continue
+        if matches(path, settings.notes.exclude):
+            yield Finding("KP010", path, "excluded by notes.exclude; proposals write notes only")
+            continue
         if not matches(path, settings.notes.include):
             yield Finding("KP010", path, "not a note (outside notes.include); proposals write notes only")
+
+
+def _folder_clashes(path: str, written: set[str], state: RepoState) -> Iterator[Finding]:
+    """A path whose folder is a file: one this proposal writes, or one in the work tree."""
+    parts = path.split("/")
+    for i in range(1, len(parts)):
+        folder = "/".join(parts[:i])
+        if folder in written:
+            yield Finding("KP002", path, f"{folder} is a file this proposal also changes; a path cannot be a file and a folder at once")
+            return
+        if state.is_file(folder):
+            yield Finding("KP002", path, f"{folder} is a file in the vault, so it cannot be a folder")
+            return
