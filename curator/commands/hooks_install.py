@@ -90,7 +90,14 @@ def run(app: App, force: bool, python: str | None = None) -> int:
         "CURATOR_CONFIG": _staged_config_blob(vault),
     }
     target = _hooks_dir(vault)
-    os.makedirs(target, exist_ok=True)
+    # A core.hooksPath inside the work tree is vault content: no symlinked folder on the way is followed.
+    def under(folder: str) -> bool:
+        return os.path.commonpath([os.path.abspath(target), os.path.abspath(folder)]) == os.path.abspath(folder)
+
+    inside = under(vault.root) and not under(vault.git_dir)
+    within = vault.root if inside else None
+    if not inside:
+        os.makedirs(target, exist_ok=True)
     installed, kept = [], []
     for name in HOOKS:
         text = render(resources.files("curator").joinpath("hooks", name).read_text("utf-8"), values)
@@ -106,7 +113,7 @@ def run(app: App, force: bool, python: str | None = None) -> int:
                     f"{path} exists and was not written by curator",
                     hint="chain it yourself, or pass --force to replace it",
                 )
-        write_atomic(path, text.encode("utf-8"), 0o755)
+        write_atomic(path, text.encode("utf-8"), 0o755, within=within)
         installed.append(name)
     _keep_kp_ids(vault)
     if app.json:

@@ -51,3 +51,20 @@ def test_hooks_install_replaces_no_file_through_a_planted_temp_symlink(tmp_path:
     assert r.code == 0, r
     assert not victim.exists()
     assert os.access(hooks / "pre-commit", os.X_OK) and not (hooks / "pre-commit").is_symlink()
+
+
+def test_hooks_install_writes_no_hook_through_a_symlinked_hooks_path_in_the_vault(tmp_path: Path, cli) -> None:
+    v = make_git_vault(tmp_path / "v")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    os.symlink(outside, v.root / "githooks")
+    v.commit("a committed symlink")
+    v.git("config", "core.hooksPath", "githooks")
+    r = cli("--vault", v.root, "hooks", "install")
+    assert r.code == 2, r
+    assert "githooks is a symlink" in r.err
+    assert list(outside.iterdir()) == []
+    v.git("config", "core.hooksPath", "realhooks")
+    r = cli("--vault", v.root, "hooks", "install")
+    assert r.code == 0, r
+    assert os.access(v.root / "realhooks" / "pre-commit", os.X_OK)
