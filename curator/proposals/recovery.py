@@ -63,10 +63,11 @@ def recover(vault: Vault) -> list[str]:
     if applied:
         done.append(applied)
     done.extend(stage.recover(vault))
-    from curator.fsutil import sweep_temps
+    from curator.fsutil import remove_file, tmp_leftovers
 
-    for name in (APPLY_JOURNAL, PROPOSE_JOURNAL):
+    for name in (APPLY_JOURNAL, PROPOSE_JOURNAL, DECISION_JOURNAL):
         # A kill inside write_atomic leaves its temp file beside the journal.
-        for left in sweep_temps(vault.git_dir, name):
-            done.append(f"removed {left}, left in .git by an interrupted Curator")
+        for left in tmp_leftovers(os.path.join(vault.git_dir, name)):
+            remove_file(left)
+            done.append(f"removed {os.path.basename(left)}, left in .git by an interrupted Curator")
     return done

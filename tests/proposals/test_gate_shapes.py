@@ -142,6 +142,7 @@ def test_recovery_sweeps_temp_files_a_killed_write_left_in_git(vault: GitVault, 
     left = [
         git_dir / ".curator-apply.json.curator-4242.tmp",
         git_dir / ".curator-propose.json.curator-0123456789abcdef.tmp",
+        git_dir / ".curator-decision.json.curator-99.tmp",
     ]
     for p in left:
         p.write_text("{}")
