@@ -81,11 +81,12 @@ def test_deciding_refuses_a_proposal_whose_folder_holds_a_symlink(
     listed = json.loads(cli("--vault", vault.root, "validate", "--format", "json").out)["proposals"]
     assert "KP002" in {f["code"] for p in listed for f in p["findings"]}
     head = vault.git("rev-parse", "HEAD").stdout
-    for args in (["reject", pid, "--reason", "x"], ["apply", pid, "--yes"]):
+    for args in (["reject", pid, "--reason", "x"], ["apply", pid, "--yes"], ["rebase", pid]):
         r = cli("--vault", vault.root, *args)
         assert r.code in (1, 2), r
         assert victim.read_text() == "precious\n"
         assert vault.git("rev-parse", "HEAD").stdout == head
+        assert sorted(p.name for p in (vault.root / ".kp" / "proposals").iterdir()) == [pid]
 
 
 def test_write_atomic_within_refuses_a_symlinked_folder(tmp_path: Path) -> None:
