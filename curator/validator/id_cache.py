@@ -54,11 +54,8 @@ def load(vault: Vault, include: tuple[str, ...]) -> tuple[str, dict[str, str]] |
 def save(vault: Vault, include: tuple[str, ...], tree: str, notes: dict[str, str]) -> None:
     data = {"version": VERSION, "include": list(include), "tree": tree, "notes": notes}
     path = path_of(vault)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False, separators=(",", ":"))
-        os.replace(tmp, path)
-    except OSError:  # a read-only git directory (a CI checkout): the next run rebuilds it
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    from curator.fsutil import write_atomic
+
+    # The one atomic write (an unpredictable temp name, never through a planted symlink).
+    with contextlib.suppress(OSError):  # a read-only git directory (a CI checkout): the next run rebuilds it
+        write_atomic(path, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
