@@ -5,6 +5,9 @@ of Curator (``git archive``d to a temp folder, run with PYTHONPATH), interleaved
 
     python benchmarks/large_proposal.py [--runs 3] [--peer REV]
 
+Wall and CPU time (user + system, from the children's rusage) are both printed: on a loaded
+machine the CPU time says more.
+
 The vault is made as a user would: unpacked, ``git init``, ``curator init``, and the notes
 committed with CRLF renormalized as ``curator init`` advises, so every note can be adopted.
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -22,7 +26,8 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import peer_checkout, powershell_vault, timed
+from common import peer_checkout, powershell_vault
+from common import timed as wall_timed
 
 STEPS = ("adopt", "validate", "proposals", "apply")
 GIT_ENV = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@b"}
@@ -39,13 +44,23 @@ def prepared_vault() -> Path:
     return vault
 
 
-def one_run(template: Path, env: dict[str, str]) -> dict[str, float]:
+def timed(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[tuple[float, float], str]:
+    """(wall, CPU) seconds of a process and its stdout: CPU time (user + system) says less
+    about the machine's other load than wall time does."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall, out = wall_timed(cmd, env, cwd=cwd)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return (wall, cpu), out
+
+
+def one_run(template: Path, env: dict[str, str]) -> dict[str, tuple[float, float]]:
     work = Path(tempfile.mkdtemp(prefix="curator-large-"))
     vault = work / template.name
     shutil.copytree(template, vault, symlinks=True)
     curator = [sys.executable, "-m", "curator", "--vault", str(vault)]
     try:
-        times: dict[str, float] = {}
+        times: dict[str, tuple[float, float]] = {}
         times["adopt"], out = timed([*curator, "--json", "adopt"], env, cwd=vault)
         data = json.loads(out)
         ulid = data["staged"]
@@ -56,7 +71,7 @@ def one_run(template: Path, env: dict[str, str]) -> dict[str, float]:
         times["apply"], _ = timed([*curator, "apply", ulid, "--yes"], env, cwd=vault)
         log = subprocess.run(["git", "log", "-1", "--format=%s"], cwd=vault, capture_output=True, text=True).stdout
         assert log.startswith("Adopt "), log
-        times["changes"] = len(data["adopted"])
+        times["changes"] = (len(data["adopted"]), 0.0)
         return times
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -74,21 +89,29 @@ def main() -> None:
     runners = {"this": env}
     if args.peer:
         runners[f"peer {args.peer}"] = {**env, "PYTHONPATH": peer_checkout(args.peer)}
-    results: dict[str, list[dict[str, float]]] = {name: [] for name in runners}
+    results: dict[str, list[dict[str, tuple[float, float]]]] = {name: [] for name in runners}
     for _ in range(args.runs):
         for name, e in runners.items():
             results[name].append(one_run(template, e))
-    changes = int(results["this"][0]["changes"])
-    print(f"one adopt proposal of {changes} changes on powershell-docs; medians of {args.runs} runs, process wall time")
+    changes = int(results["this"][0]["changes"][0])
+    print(f"one adopt proposal of {changes} changes on powershell-docs; medians of {args.runs} runs")
     names = list(runners)
-    print(f"{'step':<12}" + "".join(f"{n:>24}" for n in names) + ("   ratio" if len(names) == 2 else ""))
+    print(
+        f"{'step':<10}"
+        + "".join(f"{n + ' wall / CPU':>34}" for n in names)
+        + ("   ratio wall / CPU" if len(names) == 2 else "")
+    )
     for step in STEPS:
-        meds = [statistics.median(r[step] for r in results[n]) for n in names]
-        row = f"{step:<12}" + "".join(f"{m:>23.2f}s" for m in meds)
+        meds = [
+            (statistics.median(r[step][0] for r in results[n]), statistics.median(r[step][1] for r in results[n]))
+            for n in names
+        ]
+        row = f"{step:<10}" + "".join(f"{w:>24.2f}s / {c:>5.2f}s" for w, c in meds)
         if len(meds) == 2:
-            row += f"   {meds[1] / meds[0]:.1f}x"
+            row += f"   {meds[1][0] / meds[0][0]:.1f}x / {meds[1][1] / meds[0][1]:.1f}x"
         print(row)
-    print("(ratio: peer time / this time)" if len(names) == 2 else "")
+    if len(names) == 2:
+        print("(ratio: peer / this; CPU is the process's user + system time)")
 
 
 if __name__ == "__main__":
