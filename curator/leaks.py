@@ -69,6 +69,10 @@ PRECHECK: dict[str, Callable[[str], bool]] = {
 }
 
 TOKEN = re.compile(r"[A-Za-z0-9+/_\-]{20,}={0,2}")
+# A ULID (Crockford base32, one case) standing as a whole path segment: proposal folders and
+# kp_ids. Beside lower-case path words it reads as random mixed-case text, so a token such as
+# ``proposals/01M8Q1N39VFH.../files`` is judged by the parts around it, not as one string.
+ULID_SEGMENT = re.compile(r"(?<![A-Za-z0-9+_\-])[0-9A-HJKMNP-TV-Z]{26}(?![A-Za-z0-9+_\-])")
 PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
 PEM_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
 PRIVATE_KEY = "Private Key"
@@ -132,9 +136,21 @@ def scan_line(line: str, index: int = 0) -> list[Leak]:
         for pattern in denylist:
             leaks.extend(Leak(kind, index, m.start(), m.end()) for m in pattern.finditer(line) if m.end() > m.start())
     for m in TOKEN.finditer(line):
-        if _high_entropy(m.group(0)):
-            leaks.append(Leak(HIGH_ENTROPY, index, m.start(), m.end()))
+        leaks.extend(Leak(HIGH_ENTROPY, index, start, end) for start, end in _random_parts(line, m.start(), m.end()))
     return leaks
+
+
+def _random_parts(line: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Spans of ``line[start:end]`` that read as random text, ULID path segments set aside."""
+    ulids = list(ULID_SEGMENT.finditer(line, start, end))
+    if not ulids:
+        return [(start, end)] if _high_entropy(line[start:end]) else []
+    parts, at = [], start
+    for u in ulids:
+        parts.append((at, u.start()))
+        at = u.end()
+    parts.append((at, end))
+    return [(a, b) for a, b in parts if _high_entropy(line[a:b])]
 
 
 def _key_blocks(lines: list[str]) -> list[tuple[int, int]]:

@@ -24,6 +24,9 @@ CLEAN = [
     "See https://example.org/docs/retrieval/chunking-strategies-for-long-documents",
     "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;",
     "Dates like 2026-11-29T10:00:00Z and versions like 3.45.1 are fine.",
+    "staged in .kp/proposals/01M8Q1N39VFHZ7K2D5XWQ0RT3B/ for review",
+    "see .kp/proposals/01M8Q1N39VFHZ7K2D5XWQ0RT3B/files/notes/sqlite-wal.md",
+    "kp_read kp:01M8Q1N39VFHZ7K2D5XWQ0RT3B/notes",
 ]
 
 
@@ -39,6 +42,12 @@ def test_each_kind_is_found_and_redacted_by_name(kind: str, line: str) -> None:
 def test_ordinary_text_is_left_alone(line: str) -> None:
     assert leaks.find_secrets(line) == []
     assert leaks.redact(line) == (line, [])
+
+
+def test_a_secret_beside_a_ulid_in_a_path_is_still_found() -> None:
+    line = ".kp/proposals/01M8Q1N39VFHZ7K2D5XWQ0RT3B/q8Zr2LmX7vPk4Tn9Wb3Yc6Hd1Jf5Gs0A"
+    clean, kinds = leaks.redact(line)
+    assert "High-entropy String" in kinds and "q8Zr2LmX7vPk4Tn9Wb3Yc6Hd1Jf5Gs0A" not in clean
 
 
 def test_a_secret_past_the_4000th_character_is_found() -> None:

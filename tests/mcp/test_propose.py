@@ -27,7 +27,7 @@ def _objects(vault: GitVault) -> set[str]:
 
 def test_a_diff_a_create_and_the_status_after_apply(service: Service, vault: GitVault) -> None:
     blob = service.read("notes/beta.md").data["blob"]
-    made = service.propose(
+    answer = service.propose(
         "Expand beta",
         "beta needs a second line",
         [
@@ -39,8 +39,11 @@ def test_a_diff_a_create_and_the_status_after_apply(service: Service, vault: Git
             },
             {"op": "create", "path": "notes/gamma.md", "content": "# Gamma\n\nNew.\n"},
         ],
-    ).data
+    )
+    made = answer.data
     assert made["verdict"] == "valid", made
+    # The reply names the proposal's folder as it is: a ULID is not a secret to redact.
+    assert f".kp/proposals/{made['id']}/" in answer.text and "REDACTED" not in answer.text
     manifest = (vault.root / ".kp" / "proposals" / made["id"] / "proposal.yaml").read_text()
     assert "kind: agent" in manifest and "name: tester" in manifest
     assert service.proposal(made["id"]).data["status"] == "pending"
