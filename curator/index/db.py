@@ -60,9 +60,9 @@ def serving(conn: apsw.Connection) -> None:
     conn.execute("PRAGMA synchronous = NORMAL")
 
 
-def connect(path: str, *, vectors: bool = True) -> apsw.Connection:
+def connect(path: str, *, vectors: bool = True, readonly: bool = False) -> apsw.Connection:
     try:
-        conn = apsw.Connection(path)
+        conn = apsw.Connection(path, flags=apsw.SQLITE_OPEN_READONLY) if readonly else apsw.Connection(path)
     except apsw.CantOpenError as e:
         raise IndexError_(f"cannot open the index at {path}: {e}") from None
     conn.set_busy_timeout(BUSY_TIMEOUT_MS)

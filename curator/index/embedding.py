@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import apsw
 
 from curator.embedders.base import Embedder, Rejected
-from curator.errors import EmbedderError
+from curator.errors import EmbedderError, IndexError_
 from curator.index import db
 from curator.index.db import VEC_DONE, VEC_PENDING, VEC_REJECTED, VEC_SECRET
 
@@ -87,6 +87,71 @@ def _secrets(conn: apsw.Connection, doc_ids: set[int]) -> dict[int, list[str]]:
             if every:
                 found[pid] = every
     return found
+
+
+def carry_over(conn: apsw.Connection, previous: str, fingerprint: dict[str, object]) -> int:
+    """Give pending passages the vectors the previous epoch (the file at ``previous``) holds
+    for the same text under the same embedder; returns how many passages got one.
+
+    A new epoch (another normalisation, a rebuild) mostly holds passages whose text did not
+    change: re-embedding them would cost the local model minutes to hours for the same
+    numbers. The key is a hash of the exact text fed to the model, worked out afresh on both
+    sides from the stored breadcrumb and body (never trusting a stored hash an older Curator
+    may have computed otherwise), and only when the previous epoch's embedder fingerprint
+    (provider, model, dims, runtime) is the new one's: vectors of two numeric paths are never
+    mixed. A previous epoch that cannot be read gives nothing, and everything is embedded."""
+    from curator.index.writer import text_hash
+
+    if not db.has_vectors(conn):
+        return 0
+    wanted: dict[str, list[tuple[int, int]]] = {}
+    for pid, doc_id, crumb, text in conn.execute(
+        "SELECT id, doc_id, breadcrumb, text FROM passages WHERE vec = ?", (VEC_PENDING,)
+    ):
+        wanted.setdefault(text_hash(f"{crumb}\n{text}"), []).append((pid, doc_id))
+    if not wanted:
+        return 0
+    try:
+        old = db.connect(previous, readonly=True)
+    except (apsw.Error, IndexError_):
+        return 0
+    carried = 0
+    try:
+        fp = db.get_json(old, "fingerprint")
+        if not isinstance(fp, dict) or fp.get("embedder") != fingerprint or not db.has_vectors(old):
+            return 0
+        found: dict[str, int] = {}
+        for old_id, crumb, text in old.execute("SELECT id, breadcrumb, text FROM passages WHERE vec = ?", (VEC_DONE,)):
+            h = text_hash(f"{crumb}\n{text}")
+            if h in wanted and h not in found:
+                found[h] = old_id
+        hashes = list(found)
+        for i in range(0, len(hashes), CARRY_BATCH):
+            docs: set[int] = set()
+            n = 0
+            with conn:
+                for h in hashes[i : i + CARRY_BATCH]:
+                    row = old.execute("SELECT embedding FROM passages_vec WHERE rowid = ?", (found[h],)).fetchone()
+                    if row is None:
+                        continue
+                    for pid, doc_id in wanted[h]:
+                        conn.execute(
+                            "INSERT OR REPLACE INTO passages_vec(rowid, embedding) VALUES (?, ?)", (pid, row[0])
+                        )
+                        conn.execute("UPDATE passages SET vec = ? WHERE id = ?", (VEC_DONE, pid))
+                        docs.add(doc_id)
+                        n += 1
+                _settle(conn, docs)
+            carried += n
+    except apsw.Error:
+        pass  # a damaged previous epoch: whatever was not carried is embedded
+    finally:
+        old.close()
+    return carried
+
+
+CARRY_BATCH = 512
+"""Vectors carried over a transaction."""
 
 
 def embed_pending(

@@ -24,7 +24,7 @@ from curator.errors import EmbedderError, IndexError_
 from curator.index import db
 from curator.index import epoch as epochs
 from curator.index.db import VAULT as SOURCE
-from curator.index.embedding import EmbedResult, embed_pending
+from curator.index.embedding import EmbedResult, carry_over, embed_pending
 from curator.index.normalise import tokenizer
 from curator.settings import Settings
 from curator.vault.discover import Vault
@@ -414,16 +414,19 @@ def _reconcile(
             report.epoch = ep.id if ep is not None else ""
             report.seconds = time.perf_counter() - started
             return report
+        previous = None
         if old is not None and conn is not None:
             conn.close()
             report.warnings.append(f"the index was built by an older Curator ({old}); built a new epoch")
-            ep = conn = None
+            previous, ep, conn = ep, None, None
         if ep is None or conn is None:
             if configured is None:
                 raise EmbedderError(config_error)
             fp = epochs.fingerprint(configured, mode)
             ep, conn = _create(index_dir, fp, mode)
             _full(vault, settings, conn, sentinels, report, progress)
+            if previous is not None:  # before the swap prunes it
+                report.reused += carry_over(conn, previous.path, configured.fingerprint())
             db.serving(conn)
             epochs.swap(ep)  # lexical answers from here on; vectors follow
             epochs.prune(index_dir, keep=ep)
@@ -474,6 +477,9 @@ def rebuild(
         try:
             _full(vault, settings, conn, sentinels_of(vault), report, progress)
             _sources(vault, settings, index_dir, conn, report, progress, True)
+            serving = epochs.serving(index_dir)
+            if serving is not None:
+                report.reused += carry_over(conn, serving.path, spec.fingerprint())
             db.serving(conn)
             if spec.note:
                 report.warnings.append(spec.note)
