@@ -61,3 +61,20 @@ def test_ci_runs_the_example_and_lint_with_pinned_tools() -> None:
     assert "trap 'rm -rf \"$scratch\"' EXIT" in ci  # the example's temporary vault goes afterwards
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert '"ruff==' in pyproject and '"mypy==' in pyproject
+
+
+TEST_HOOKS = {"CURATOR_FAULT", "CURATOR_SLOW", "CURATOR_FAKE_EMBED_DELAY"}
+"""Environment variables only the tests set (a crash point, a slowed step, a slowed test
+embedder): not for users, so the README does not present them."""
+
+
+def test_every_environment_variable_curator_reads_is_in_the_readme() -> None:
+    import re
+
+    read = re.compile(r"""(?:environ\.get|environ\[|getenv|_env|_positive)\(?\s*["']([A-Z][A-Z0-9_]+)["']""")
+    names = {m for path in (ROOT / "curator").rglob("*.py") for m in read.findall(path.read_text(encoding="utf-8"))}
+    assert {"CURATOR_THREADS", "CURATOR_EMBEDDER", "CURATOR_SLOW"} <= names  # the scan sees them
+    missing = sorted(n for n in names - TEST_HOOKS if f"`{n}`" not in README)
+    assert not missing, f"environment variables Curator reads but README.md does not name: {missing}"
+    shown = sorted(n for n in TEST_HOOKS if n in README)
+    assert not shown, f"test-only hooks presented to users in README.md: {shown}"
