@@ -29,5 +29,6 @@ def run(app: App, dataset: str, mode: str, baseline: bool, limit: int | None, fr
     if app.json:
         output.emit_json(result)
     else:
-        output.line(format_table(result))
+        for row in format_table(result).splitlines():  # line() escapes a newline inside a line
+            output.line(row)
     return 0

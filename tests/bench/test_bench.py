@@ -54,6 +54,7 @@ def test_bench_reports_every_mode_and_the_baseline(dataset: Path, cli, monkeypat
     assert again["index"]["cached"] is True
     text = cli("bench", dataset, "--mode", "lexical", "--fresh").out
     assert "nDCG@10" in text and "lexical" in text and "cached" not in text
+    assert "\\x0a" not in text and any(row.startswith("lexical ") for row in text.splitlines())
 
 
 def test_metrics() -> None:
