@@ -76,10 +76,11 @@ def st_side(texts: list[str], n_threads: int) -> tuple[str, Callable[[], np.ndar
 
     from curator.embedders.local import model_path
 
-    torch.set_num_threads(n_threads)
     model = SentenceTransformer(model_path(None), device="cpu")
 
     def run() -> np.ndarray:
+        # torch's pool is one per process: the other side sets its own size before each run
+        torch.set_num_threads(n_threads)
         return np.asarray(model.encode(texts, batch_size=64, normalize_embeddings=True, show_progress_bar=False))
 
     return "sentence-transformers fp32", run

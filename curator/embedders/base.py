@@ -33,7 +33,8 @@ class EmbedderSpec:
     dims: int
     base_url: str | None = None
     runtime: str | None = None
-    """How the local model computes: ``bf16`` (dense layers in bfloat16), or None for fp32.
+    """How the local model computes: ``bf16-all`` (the transformer in bfloat16; ``bf16`` in
+    epochs built with the earlier autocast path), or None for fp32.
     Part of the fingerprint: a bulk run never writes vectors of another path into an epoch."""
     note: str | None = field(default=None, compare=False)
     """A one-line warning about how this spec was chosen (a runtime that is missing)."""
@@ -132,6 +133,11 @@ def resolve(settings: Settings) -> EmbedderSpec:
 
 
 LOCAL_RUNTIMES = ("auto", "bf16", "fp32")
+BF16 = "bf16-all"
+"""The fingerprint's name for the bf16 path: the transformer's weights and activations in
+bfloat16, pooling in fp32 (``embedder.runtime: bf16`` or ``auto`` on a CPU with bf16 units)."""
+BF16_AUTOCAST = "bf16"
+"""The earlier bf16 path (torch's autocast): epochs built with it keep working until rebuilt."""
 BF16_FLAGS = ("avx512_bf16", "amx_bf16")
 """CPU flags (Linux /proc/cpuinfo) of units that compute bfloat16 products natively."""
 
@@ -148,14 +154,14 @@ def cpu_has_bf16() -> bool:
 
 
 def local_runtime(asked: str) -> tuple[str | None, str | None]:
-    """(runtime, one-line note) for the local model. ``bf16`` runs sentence-transformers'
-    dense layers in bfloat16 on CPUs with bf16 units: about three times the passages a
-    second of fp32 with vectors within 0.99997 cosine (benchmarks/embed_throughput.py).
+    """(runtime, one-line note) for the local model. ``bf16`` runs the transformer in
+    bfloat16 on CPUs with bf16 units: about three to four times the passages a CPU-second
+    of fp32, vectors within 0.9999 cosine (benchmarks/embed_throughput.py).
     None is fp32, the path every CPU has (and the fingerprint of epochs built before)."""
     if asked == "fp32":
         return None, None
     if cpu_has_bf16():
-        return "bf16", None
+        return BF16, None
     if asked == "bf16":
         return None, "this CPU has no bfloat16 units (AVX-512 BF16 or AMX): the local model runs in fp32"
     return None, None
@@ -172,7 +178,7 @@ def create(spec: EmbedderSpec, *, few: bool = False) -> Embedder:
     if spec.provider == "local":
         from curator.embedders import local
 
-        if spec.runtime not in (None, "bf16"):
+        if spec.runtime not in (None, BF16, BF16_AUTOCAST):
             raise EmbedderError(f"unknown local runtime {spec.runtime!r}", hint="run `curator index rebuild`")
         return local.light(spec) if few else local.LocalEmbedder(spec)
     if spec.provider == "openai":

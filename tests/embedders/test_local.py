@@ -164,7 +164,7 @@ def test_searching_and_reconciling_a_few_edits_never_import_torch(example_vault:
 
 def test_bf16_is_its_own_epoch_and_agrees_with_the_numpy_path(monkeypatch) -> None:
     """The bf16 path (the default on CPUs with bf16 units) is keyed into the fingerprint;
-    its vectors stay within 0.9999 cosine of fp32, which is why a few texts (queries, one
+    its vectors stay within 0.9995 cosine of fp32, which is why a few texts (queries, one
     edited note) may take the torch-free fp32 path instead of loading torch."""
     import numpy as np
 
@@ -173,7 +173,7 @@ def test_bf16_is_its_own_epoch_and_agrees_with_the_numpy_path(monkeypatch) -> No
 
     monkeypatch.setattr(base, "cpu_has_bf16", lambda: True)
     spec = resolve(Settings())
-    assert spec.runtime == "bf16" and spec.fingerprint()["runtime"] == "bf16" and "bf16" in spec.describe()
+    assert spec.runtime == "bf16-all" and spec.fingerprint()["runtime"] == "bf16-all" and "bf16" in spec.describe()
     fp32 = resolve(Settings(embedder=EmbedderSettings(runtime="fp32")))
     assert fp32.runtime is None and "runtime" not in fp32.fingerprint()  # epochs built before still match
     texts = [q for q in QUERIES if q] + ["A passage about write-ahead logging, checkpoints and readers." * 3]
@@ -182,7 +182,7 @@ def test_bf16_is_its_own_epoch_and_agrees_with_the_numpy_path(monkeypatch) -> No
     a = np.frombuffer(b"".join(bulk.embed(texts)), dtype=np.float32).reshape(len(texts), 384)
     b = np.frombuffer(b"".join(create(spec, few=True).embed(texts)), dtype=np.float32).reshape(len(texts), 384)
     cos = (a * b).sum(1)
-    assert (cos > 0.9999).all(), cos
+    assert (cos > 0.9995).all(), cos
     assert np.abs(a - b).max() > 1e-6  # a different numeric path, not the same one twice
 
 

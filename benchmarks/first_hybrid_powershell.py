@@ -1,0 +1,88 @@
+"""First hybrid index of the powershell-docs tree with the local model: this checkout beside
+an older one (the peer), one fresh index each on the same vault, side by side.
+
+    python benchmarks/first_hybrid_powershell.py [--files 300] [--peer DIR] [--rounds 1]
+
+``--files N`` keeps the first N markdown files in path order (a fixed subset; 0 = the whole
+3,112-file tree). ``--peer DIR`` is an older checkout of Curator (e.g. ``git archive
+80c2144^ | tar -x -C DIR``), run with this checkout's virtual environment. Each side gets
+its own empty index folder; the machine's load average is printed beside each run, since
+the figures move with what else the machine is doing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import ROOT, powershell_vault
+
+
+def subset(vault: Path, keep: int) -> int:
+    """Delete all but the first ``keep`` markdown files; commit. Returns the files left."""
+    kept = set(sorted(p for p in vault.rglob("*.md") if ".git" not in p.parts)[:keep])
+    for p in [p for p in vault.rglob("*") if p.is_file() and ".git" not in p.parts]:
+        if p not in kept:
+            p.unlink()
+    env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b"}
+    env |= {"GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@b"}
+    subprocess.run(["git", "add", "-A"], cwd=vault, check=True)
+    subprocess.run(["git", "commit", "-q", "-m", "subset"], cwd=vault, check=True, env=env)
+    return keep
+
+
+def first_index(code: Path, vault: Path) -> dict[str, float | int | str]:
+    env = {**os.environ, "PYTHONPATH": str(code), "HF_HUB_OFFLINE": "1"}
+    env["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="curator-bench-cache-")
+    env.pop("CURATOR_EMBEDDER", None)
+    load = os.getloadavg()[0]
+    start = time.perf_counter()
+    r = subprocess.run(
+        [sys.executable, "-m", "curator", "--vault", str(vault), "--json", "index"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    seconds = time.perf_counter() - start
+    if r.returncode != 0:
+        sys.exit(f"{code}: curator index failed ({r.returncode}): {r.stderr[-2000:]}")
+    report = json.loads(r.stdout)
+    return {
+        "seconds": seconds,
+        "passages": report["passages"],
+        "embedded": report["embedded"],
+        "load_before": load,
+        "load_after": os.getloadavg()[0],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--files", type=int, default=300, help="first N markdown files (0: the whole tree)")
+    ap.add_argument("--peer", type=Path, help="an older checkout of Curator to run beside this one")
+    ap.add_argument("--rounds", type=int, default=1)
+    args = ap.parse_args()
+    vault = powershell_vault()
+    files = subset(vault, args.files) if args.files else sum(1 for p in vault.rglob("*") if ".git" not in p.parts)
+    sides = [("this checkout", ROOT)] + ([(f"peer {args.peer}", args.peer)] if args.peer else [])
+    print(f"vault: {files} files ({'first ' + str(args.files) + ' markdown files' if args.files else 'whole tree'})")
+    for r in range(args.rounds):
+        for name, code in sides:
+            m = first_index(code, vault)
+            rate = float(m["embedded"]) / float(m["seconds"])
+            print(
+                f"  round {r + 1}: {name}: {m['seconds']:.1f}s, {m['passages']} passages, {m['embedded']} embedded, "
+                f"{rate:.1f} passages/s (load average {m['load_before']:.1f} -> {m['load_after']:.1f})",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
