@@ -7,7 +7,8 @@ an older one (the peer), one fresh index each on the same vault, side by side.
 3,112-file tree). ``--peer DIR`` is an older checkout of Curator (e.g. ``git archive
 80c2144^ | tar -x -C DIR``), run with this checkout's virtual environment. Each side gets
 its own empty index folder; the machine's load average is printed beside each run, since
-the figures move with what else the machine is doing.
+the figures move with what else the machine is doing; CPU seconds (the index process and
+its workers) move much less.
 """
 
 from __future__ import annotations
@@ -38,11 +39,19 @@ def subset(vault: Path, keep: int) -> int:
     return keep
 
 
+def _children_cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def first_index(code: Path, vault: Path) -> dict[str, float | int | str]:
     env = {**os.environ, "PYTHONPATH": str(code), "HF_HUB_OFFLINE": "1"}
     env["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="curator-bench-cache-")
     env.pop("CURATOR_EMBEDDER", None)
     load = os.getloadavg()[0]
+    cpu = _children_cpu()
     start = time.perf_counter()
     r = subprocess.run(
         [sys.executable, "-m", "curator", "--vault", str(vault), "--json", "index"],
@@ -51,11 +60,13 @@ def first_index(code: Path, vault: Path) -> dict[str, float | int | str]:
         text=True,
     )
     seconds = time.perf_counter() - start
+    cpu = _children_cpu() - cpu
     if r.returncode != 0:
         sys.exit(f"{code}: curator index failed ({r.returncode}): {r.stderr[-2000:]}")
     report = json.loads(r.stdout)
     return {
         "seconds": seconds,
+        "cpu": cpu,
         "passages": report["passages"],
         "embedded": report["embedded"],
         "load_before": load,
@@ -77,9 +88,11 @@ def main() -> None:
         for name, code in sides:
             m = first_index(code, vault)
             rate = float(m["embedded"]) / float(m["seconds"])
+            per_cpu = float(m["embedded"]) / float(m["cpu"])
             print(
-                f"  round {r + 1}: {name}: {m['seconds']:.1f}s, {m['passages']} passages, {m['embedded']} embedded, "
-                f"{rate:.1f} passages/s (load average {m['load_before']:.1f} -> {m['load_after']:.1f})",
+                f"  round {r + 1}: {name}: {m['seconds']:.1f}s wall, {m['cpu']:.1f}s CPU, {m['passages']} passages, "
+                f"{m['embedded']} embedded, {rate:.1f} passages/s, {per_cpu:.1f} per CPU-second "
+                f"(load average {m['load_before']:.1f} -> {m['load_after']:.1f})",
                 flush=True,
             )
 

@@ -166,7 +166,7 @@ class LightEmbedder:
     of the seconds torch takes to import.
 
     It computes in fp32, also for a bf16 epoch: its vectors and the bf16 ones of the same
-    text agree to within 0.9995 cosine (tests/embedders/test_local.py holds it; 0.99993 at
+    text agree to within 0.9995 cosine (tests/embedders/test_local.py holds it; 0.99992 at
     worst over 1,000 SciFact passages), closer than a ranking moves for; loading torch for a
     query or one edited note would cost seconds each time."""
 
