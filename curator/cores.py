@@ -7,12 +7,19 @@ BLAS threads than with one). So the count is: ``CURATOR_THREADS`` when set (a po
 whole number; anything else is a usage error), else ``OMP_NUM_THREADS`` when it is a
 positive number, else the cores this process may run on less the ones other processes
 keep busy — never fewer than one, never more than the cores there are.
+
+"Busy" is what the kernel has runnable now, not the one-minute load average: the average
+still holds Curator's own last run for a minute after it ends (a second `curator index`
+on an idle 2-core machine saw a load of 1.1 and took one worker, running the powershell-docs
+first index at 523 files/s instead of 827), and whatever a desktop did a minute ago.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import statistics
+import time
 from collections.abc import Iterator
 
 from curator.errors import UsageError
@@ -26,19 +33,50 @@ def available() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def busy_elsewhere() -> float:
-    """Cores other processes keep busy: the larger of the one-minute load average and the
-    runnable tasks right now (less this one). The average lags a load that just began; the
-    instant count alone flickers. Erring towards fewer threads costs at most the idle core;
-    erring the other way costs several times the run."""
+SAMPLES = 5
+SAMPLE_GAP = 0.004  # seconds: five samples span ~16 ms, once per process every few seconds
+_REMEMBER = 5.0
+_last: tuple[float, float] | None = None
+
+
+def _runnable() -> int | None:
+    """Tasks the kernel has runnable right now, this one included (``procs_running``)."""
     try:
-        load = os.getloadavg()[0]
-    except OSError:
-        load = 0.0
-    running = 0.0
-    with contextlib.suppress(OSError, ValueError, IndexError), open("/proc/loadavg", encoding="ascii") as f:
-        running = float(f.read().split()[3].split("/")[0]) - 1
-    return max(load, running, 0.0)
+        with open("/proc/stat", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("procs_running "):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def busy_elsewhere() -> float:
+    """Cores other processes keep busy: the median of a few samples of the runnable tasks
+    (less this one), ~16 ms apart. One sample flickers with short tasks; the median keeps
+    the ones that hold a core. Where the kernel does not say, the one-minute load average.
+    Remembered for a few seconds, so a run of small embeds samples once."""
+    global _last
+    now = time.monotonic()
+    if _last is not None and now - _last[0] < _REMEMBER:
+        return _last[1]
+    samples: list[int] = []
+    for i in range(SAMPLES):
+        n = _runnable()
+        if n is None:
+            break
+        samples.append(n - 1)
+        if i < SAMPLES - 1:
+            time.sleep(SAMPLE_GAP)
+    if samples:
+        busy = max(float(statistics.median(samples)), 0.0)
+    else:
+        try:
+            busy = max(os.getloadavg()[0], 0.0)
+        except OSError:
+            busy = 0.0
+    _last = (now, busy)
+    return busy
 
 
 def _positive(name: str, *, strict: bool) -> int | None:
