@@ -54,7 +54,16 @@ class App:
 
         explicit = self.index_dir_arg or os.environ.get("CURATOR_INDEX_DIR")
         if explicit:
-            return os.path.abspath(os.path.expanduser(explicit))
+            from curator.locations import explicit_index_dir
+
+            # click reads CURATOR_INDEX_DIR into --index-dir too: name what the person set.
+            env = os.environ.get("CURATOR_INDEX_DIR")
+            origin = (
+                "CURATOR_INDEX_DIR"
+                if env and os.path.expanduser(env) == os.path.expanduser(explicit)
+                else "--index-dir"
+            )
+            return explicit_index_dir(self.vault(), explicit, origin)
         configured = (settings or self.settings()).index.dir
         if configured:
             from curator.locations import configured_index_dir

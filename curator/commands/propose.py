@@ -42,7 +42,7 @@ def run(
         if creates:
             collected.drafts += sources.from_files(vault, creates, minted).drafts
         if not patch and not creates:
-            rel = [vault.relpath(p) for p in paths]
+            rel = [vault.user_path(p) for p in paths]
             collected = sources.from_worktree(vault, settings, rel, minted, include_new=include_new)
         if not collected.drafts:
             hint = "edit a note, or pass --patch/--create"

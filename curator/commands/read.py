@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from curator import output
 from curator.app import App
-from curator.errors import CuratorError
+from curator.errors import CuratorError, NotFound
 
 if TYPE_CHECKING:
     from curator.index.derived import ItemPage
@@ -21,9 +21,12 @@ def resolve_ref(app: App, ref: str) -> str:
 def resolve_ref_with_others(app: App, ref: str) -> tuple[str, list[str]]:
     """The vault path of the note ``ref`` names, and the other notes it also names (a file
     name several folders hold): the one link resolver picks the nearest the top of the vault."""
-    from curator.index import reading, refs
+    from curator.index import refs
 
     vault, settings = app.vault(), app.settings()
+    # A path typed here means what it means in every command: a file relative to the
+    # current folder inside the vault, else relative to the vault root.
+    ref = vault.user_path(ref) if ref.strip() else ref
     try:
         from curator.index.reader import open_serving
 
@@ -31,9 +34,7 @@ def resolve_ref_with_others(app: App, ref: str) -> tuple[str, list[str]]:
     except CuratorError:  # no index (or a broken one): only paths can be read
         return refs.resolve(vault, settings, ref, None), []
     try:
-        path = refs.resolve(vault, settings, ref, conn)
-        others = [] if path == ref.strip().removeprefix("./") else [p for p in reading.lookup(conn, ref) if p != path]
-        return path, others
+        return refs.resolve_with_others(vault, settings, ref, conn)
     finally:
         conn.close()
 
@@ -69,6 +70,19 @@ def say_others(ref: str, path: str, others: list[str]) -> None:
         output.note(f"{ref!r} also names {', '.join(map(output.safe_path, others))}; this is {output.safe_path(path)}")
 
 
+def _resolve_with_anchor(app: App, ref: str) -> tuple[str, list[str], str | None]:
+    """``ref``'s note, the others it names, and the ``#Heading`` or ``#^block`` after it, if
+    any: ``Sleep#Tips`` reads as the link ``[[Sleep#Tips]]`` does (a name holding ``#`` wins)."""
+    try:
+        return (*resolve_ref_with_others(app, ref), None)
+    except NotFound:
+        base, sep, anchor = ref.partition("#")
+        if not sep or not base.strip() or not anchor.strip("# "):
+            raise
+    path, others = resolve_ref_with_others(app, base)
+    return path, others, anchor.strip()
+
+
 def run(app: App, ref: str, page: int) -> int:
     from curator.errors import UsageError
     from curator.index import refs
@@ -86,8 +100,8 @@ def run(app: App, ref: str, page: int) -> int:
         for i, text in enumerate(item.lines):
             output.line(f"{item.start_line + i:>{width}}  {text}")
         return 0
-    path, others = resolve_ref_with_others(app, ref)
-    got = refs.read_page(app.vault(), path, page)
+    path, others, anchor = _resolve_with_anchor(app, ref)
+    got = refs.read_page(app.vault(), path, page, anchor=anchor)
     if app.json:
         data = got.to_json()
         if others:

@@ -7,6 +7,23 @@ from curator.app import App
 from curator.search.filters import Filters
 
 
+def _build_if_missing(app: App) -> None:
+    """A vault never indexed is indexed first (progress on stderr), as a stale index is
+    reconciled first: the first search answers rather than send the person to `curator index`."""
+    from curator.index import epoch as epochs
+
+    index_dir = app.index_dir()
+    if epochs.serving(index_dir) is not None:
+        return
+    from curator.commands.index import progress_bar
+    from curator.index.reconcile import reconcile
+
+    output.note("no index yet: indexing the vault first (as `curator index` does)")
+    with progress_bar(True) as progress:
+        report = reconcile(app.vault(), app.settings(), index_dir, progress, announce=output.note)
+    output.note(f"indexed {report.indexed} document(s)")
+
+
 def run(
     app: App,
     query: str,
@@ -21,6 +38,7 @@ def run(
     from curator.search.engine import Searcher
 
     settings = app.settings()
+    _build_if_missing(app)
     opened = open_serving(app)
     searcher = Searcher(opened.conn, opened.epoch.id, opened.base_url)
     result = searcher.search(

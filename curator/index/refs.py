@@ -92,6 +92,15 @@ def resolve(vault: Vault, settings: Settings, ref: str, conn: apsw.Connection | 
     raise NotFound(f"no note {ref!r} (by kp_id, path, file name, title or alias)")
 
 
+def resolve_with_others(vault: Vault, settings: Settings, ref: str, conn: apsw.Connection) -> tuple[str, list[str]]:
+    """The note ``ref`` names, and the other notes it also names (a file name several folders
+    hold): the one link resolver picks the nearest the top of the vault."""
+    path = resolve(vault, settings, ref, conn)
+    if path == ref.strip().removeprefix("./"):
+        return path, []
+    return path, [p for p in reading.lookup(conn, ref) if p != path]
+
+
 @dataclass
 class Page:
     path: str
@@ -123,8 +132,9 @@ class Page:
         }
 
 
-def read_page(vault: Vault, path: str, page: int = 1, page_lines: int = PAGE_LINES) -> Page:
-    """Page ``page`` (1-based) of the note at ``path`` (already resolved)."""
+def read_page(vault: Vault, path: str, page: int = 1, page_lines: int = PAGE_LINES, anchor: str | None = None) -> Page:
+    """Page ``page`` (1-based) of the note at ``path`` (already resolved); with ``anchor`` (a
+    ``#Heading`` or ``#^block`` as a link writes it), the pages start at the line it names."""
     from curator.index.documents import git_blob_id
     from curator.vault.note import NotANote, parse
 
@@ -145,10 +155,18 @@ def read_page(vault: Vault, path: str, page: int = 1, page_lines: int = PAGE_LIN
     lines = note.text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    pages = max(1, math.ceil(len(lines) / page_lines))
+    first = 0
+    if anchor:
+        from curator.vault.anchors import describe, line_of
+
+        at = line_of(note.text, anchor)
+        if at is None:
+            raise NotFound(f"{path} has no {describe(anchor)}", hint=f"`curator read {path}` shows the whole note")
+        first = at - 1
+    pages = max(1, math.ceil((len(lines) - first) / page_lines))
     if page > pages:
         raise UsageError(f"{path} has {pages} page(s)")
-    start = (page - 1) * page_lines
+    start = first + (page - 1) * page_lines
     chunk = lines[start : start + page_lines]
     meta = {str(k): v for k, v in note.meta.items()}
     return Page(

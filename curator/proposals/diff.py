@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import unidiff
@@ -267,7 +268,7 @@ def _plain_name(raw: str) -> str | None:
     return None if path == "/dev/null" else path
 
 
-def parse_input(text: str) -> list[FilePatch]:
+def parse_input(text: str, existing: Callable[[str], str | None] | None = None) -> list[FilePatch]:
     """A diff someone hands ``curator propose --patch``: git's, or plain ``diff -u`` output.
 
     Plain sections (no ``diff --git`` line) may name files as ``a/x`` and ``b/x`` (the
@@ -275,6 +276,12 @@ def parse_input(text: str) -> list[FilePatch]:
     timestamps after a tab. A section whose hunks all start at ``-0,0`` creates its file,
     one whose hunks all end at ``+0,0`` deletes it (GNU diff ``-N`` writes no /dev/null).
     Curator re-renders every section as a git diff before staging it.
+
+    Which file a plain section changes is chosen as GNU ``patch`` chooses it: of the names in
+    its header, the first that exists (``existing`` maps a name to the vault path of an
+    existing file, or None), the old name first, so ``diff -u notes/a.md /tmp/a.md`` changes
+    ``notes/a.md``; an old name of ``/dev/null`` (or hunks starting at ``-0,0``) creates the
+    new one.
     """
     if any(ln.startswith("diff --git ") for ln in text.splitlines()):
         return parse(text)
@@ -306,6 +313,10 @@ def parse_input(text: str) -> list[FilePatch]:
         elif fp.hunks and all(h.new_start == 0 and h.new_len == 0 for h in fp.hunks):
             fp.old_path, fp.new_path = target, None
         else:
-            fp.old_path = fp.new_path = target
+            chosen = None
+            for name in (old, new):
+                if chosen is None and name is not None and existing is not None:
+                    chosen = existing(name)
+            fp.old_path = fp.new_path = chosen or (old if old is not None else target)
         out.append(fp)
     return out

@@ -134,8 +134,17 @@ def _restore_to(repo: pygit2.Repository, path: str, old: bytes, edited: str | No
 
 def from_patch(vault: Vault, patch_text: str, minted: list[str]) -> Collected:
     """A git diff or plain ``diff -u`` output, checked against the work tree and re-rendered as a git diff."""
+
+    def existing(name: str) -> str | None:
+        # A name in a plain diff's header, read as a path typed here (relative to the current
+        # folder inside the vault, else to the vault root): the vault path of an existing file.
+        rel = vault.user_path(name)
+        if escape_reason(rel) or unsafe_reason(vault.root, rel):
+            return None
+        return rel if os.path.isfile(vault.abspath(rel)) else None
+
     try:
-        sections = diff_mod.parse_input(patch_text)
+        sections = diff_mod.parse_input(patch_text, existing)
     except diff_mod.DiffError as e:
         raise UsageError(f"the patch cannot be read: {e}") from None
     if not sections:

@@ -44,6 +44,23 @@ class Vault:
     def relpath(self, path: str) -> str:
         return os.path.relpath(os.path.abspath(path), self.root).replace(os.sep, "/")
 
+    def user_path(self, arg: str, cwd: str | None = None) -> str:
+        """The vault path of a note path typed on the command line, by one rule for every
+        command: a file that exists relative to the current folder, inside the vault, is
+        that file; anything else is relative to the vault root. So ``notes/x.md`` means
+        the same note from the vault's top, from ``notes/`` (as ``x.md``) and from outside
+        the vault with ``--vault``. What is returned is checked by the caller as any path is."""
+        here = os.path.join(cwd or os.getcwd(), os.path.expanduser(arg))
+        if os.path.isfile(here) or os.path.islink(here):
+            # The folder is resolved (a cwd reached through a symlink), the last part is not:
+            # a symlinked note stays a symlink for the checks that refuse it.
+            folder = os.path.realpath(os.path.dirname(here))
+            root = os.path.realpath(self.root)
+            if folder == root or folder.startswith(root + os.sep):
+                rel = os.path.relpath(os.path.join(folder, os.path.basename(here)), root)
+                return rel.replace(os.sep, "/")
+        return arg.replace(os.sep, "/").removeprefix("./") if not os.path.isabs(arg) else self.relpath(arg)
+
     @cached_property
     def repo(self) -> pygit2.Repository:
         import pygit2
