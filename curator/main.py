@@ -32,6 +32,9 @@ class _Group(click.Group):
 
             silence_stdout()
             return 0
+        except KeyboardInterrupt:
+            # Abort, not click's own handling, which writes an empty line to stderr first.
+            raise click.exceptions.Abort() from None
         except Exception as e:
             # SQLite found the serving epoch damaged: never read it again, build a new one.
             from curator.index.recover import is_damage, recover
@@ -111,6 +114,17 @@ def adopt(ctx: click.Context, dry_run: bool, json_: bool) -> int:
     return cmd.run(_app(ctx, json_), dry_run)
 
 
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@json_option
+@click.pass_context
+def mint(ctx: click.Context, paths: tuple[str, ...], json_: bool) -> int:
+    """Print a fresh kp_id; with PATHs, add one in place to each new, uncommitted note that has none."""
+    from curator.commands import mint as cmd
+
+    return cmd.run(_app(ctx, json_), paths)
+
+
 @cli.group()
 def hooks() -> None:
     """Git hooks: validate before commit, reconcile after merge and checkout."""
@@ -171,7 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Exit as e:
         return int(e.exit_code)
     except click.exceptions.Abort:
-        print("curator: aborted", file=sys.stderr)
+        # At a terminal the line holds the echoed ^C (or a prompt): write over it, not below it.
+        start = "\r\x1b[K" if sys.stderr.isatty() else ""
+        print(f"{start}curator: aborted", file=sys.stderr)
         return 130
     except click.ClickException as e:
         e.show()

@@ -8,12 +8,14 @@ the ordinary path (staged, validated, reviewed, applied as one commit).
 
 Skipped and named, so the rest proceed: notes whose frontmatter cannot be read or has
 an invalid ``kp_id`` (a modify may not change one), notes with uncommitted edits or not
-committed at all (a change is made against the committed blob), and notes that a
+committed at all (a change is made against the committed blob; ``curator mint PATH`` gives
+a new note its kp_id in place), templates (``curator.vault.templates``), and notes that a
 pending proposal already changes (so a second run stages nothing while the first waits).
 """
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -56,6 +58,7 @@ def plan(app: App) -> Plan:
     from curator.proposals.sources import unified
     from curator.proposals.stage import Draft
     from curator.vault import frontmatter
+    from curator.vault import templates as tmpl
     from curator.vault.identity import mint
     from curator.vault.survey import survey
 
@@ -65,6 +68,7 @@ def plan(app: App) -> Plan:
     repo = vault.repo
     head = None if repo.head_is_unborn else repo.head.peel().tree
     taken = _pending_paths(app)
+    templates = tmpl.on_disk(vault.root)
     out = Plan(skipped=[(u.path, u.reason) for u in s.unreadable])
     for note in s.notes:
         if note.kp_id:
@@ -73,6 +77,10 @@ def plan(app: App) -> Plan:
         problem = next((p for p in note.problems if p.code in ("malformed-frontmatter", "invalid-kp-id")), None)
         if problem is not None:
             out.skipped.append((note.path, f"{problem.code}: {problem.message}"))
+            continue
+        folder = tmpl.holding(note.path, templates)
+        if folder is not None:
+            out.skipped.append((note.path, f"a template ({folder.describe()}): notes made from it get their own kp_id"))
             continue
         if note.path in taken:
             out.skipped.append((note.path, f"already changed by pending proposal {taken[note.path]}"))
@@ -83,7 +91,10 @@ def plan(app: App) -> Plan:
         except KeyError:
             entry = None
         if entry is None:
-            out.skipped.append((note.path, "not committed yet: commit it, then run adopt again"))
+            # The person's own new file: minted in place, not proposed against a blob.
+            out.skipped.append(
+                (note.path, f"not committed yet: `curator mint {shlex.quote(note.path)}` adds one in place")
+            )
             continue
         # The note as git stores it now (a note committed with CRLF before `eol=lf` was set
         # is LF once cleaned): proposals diff and validate that form.

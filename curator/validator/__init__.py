@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from curator.proposals.store import ProposalDir
-from curator.validator.finding import Finding, ordered
+from curator.validator.finding import Finding, blocking, ordered
 from curator.validator.rules import (
     applies,
     content,
@@ -50,7 +50,7 @@ class ProposalReport:
 
     @property
     def ok(self) -> bool:
-        return not self.findings
+        return not blocking(self.findings)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -25,6 +25,9 @@ class Finding:
     path: str
     message: str
     line: int | None = None
+    warning: bool = False
+    """Reported but not blocking: something already wrong before the change (KP008 for a
+    frontmatter that was invalid YAML in the committed version too)."""
 
     def sort_key(self) -> tuple[str, int, str, str]:
         return (self.path, self.line or 0, self.code, self.message)
@@ -34,7 +37,13 @@ class Finding:
         if self.line is not None:
             data["line"] = self.line
         data["message"] = self.message
+        if self.warning:
+            data["warning"] = True
         return data
+
+
+def blocking(findings: list[Finding]) -> bool:
+    return any(not f.warning for f in findings)
 
 
 def ordered(findings: list[Finding]) -> list[Finding]:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 from typing import Any
 
-from curator.validator.finding import Finding, ordered
+from curator.validator.finding import Finding, blocking, ordered
 from curator.validator.state import RepoState
-from curator.vault import frontmatter
+from curator.vault import frontmatter, templates
 from curator.vault.identity import canonical, is_valid_kp_id, why_invalid
 from curator.vault.note import NotANote, decode
+from curator.vault.templates import TemplateFolder
 
 
 @dataclass
@@ -19,10 +21,16 @@ class NoteReport:
 
     @property
     def ok(self) -> bool:
-        return not self.findings
+        return not blocking(self.findings)
 
     def to_json(self) -> dict[str, Any]:
         return {"path": self.path, "ok": self.ok, "findings": [f.to_json() for f in self.findings]}
+
+
+ALREADY_INVALID = (
+    "the frontmatter was already invalid YAML in the committed version, so this change did not break it "
+    "and is not blocked; fix the YAML between the --- lines when you can"
+)
 
 
 def _meta(raw: bytes | None) -> tuple[dict[str, Any] | None, Finding | None, str]:
@@ -39,6 +47,24 @@ def _meta(raw: bytes | None) -> tuple[dict[str, Any] | None, Finding | None, str
     return meta, None, text
 
 
+def _template(state: RepoState, path: str) -> TemplateFolder | None:
+    """The template folder ``path`` is in, by the settings the checked tree holds, else the disk's."""
+    found = templates.folders(state.worktree_bytes) or templates.on_disk(state.vault.root)
+    return templates.holding(path, found)
+
+
+def already_used(state: RepoState, kp_id: str, owner: str, path: str, *, in_place: bool = True) -> str:
+    """KP006 for a kp_id another note holds, saying when that note is a template."""
+    folder = _template(state, owner)
+    if folder is None:
+        return f"kp_id {kp_id} is already used by {owner}; mint a new one"
+    fix = f"and from this note, then `curator mint {shlex.quote(path)}`" if in_place else "and mint a new one here"
+    return (
+        f"kp_id {kp_id} is already used by {owner}, a template ({folder.describe()}): notes made from it copy "
+        f"its kp_id; remove the kp_id line from the template, {fix}"
+    )
+
+
 def check_note(state: RepoState, path: str) -> NoteReport:
     findings: list[Finding] = []
     raw = state.worktree_bytes(path)
@@ -46,27 +72,39 @@ def check_note(state: RepoState, path: str) -> NoteReport:
         return NoteReport(path, [])  # deleted: nothing left to hold a contract
     meta, problem, _ = _meta(raw)
     if problem is not None:
-        findings.append(Finding(problem.code, path, problem.message, problem.line))
+        before = _meta(state.head_bytes(path))[1] if problem.code == "KP008" else None
+        if before is not None and before.code == "KP008":
+            # Not this change's doing: the person's edit of such a note goes through.
+            findings.append(Finding("KP008", path, f"{problem.message} ({ALREADY_INVALID})", problem.line, True))
+        else:
+            findings.append(Finding(problem.code, path, problem.message, problem.line))
         return NoteReport(path, ordered(findings))
     assert meta is not None
     head_meta, _, _ = _meta(state.head_bytes(path))
     kp_id = meta.get("kp_id")
     before = head_meta.get("kp_id") if head_meta else None
     in_head = state.head_blob_id(path) is not None
-    if before is not None and kp_id != before:
+    if before is not None and kp_id is None and _template(state, path) is not None:
+        pass  # a template may lose the kp_id it was given: notes made from it would copy it
+    elif before is not None and kp_id != before:
         what = "was removed" if kp_id is None else f"changed to {kp_id!r}"
         findings.append(Finding("KP006", path, f"kp_id {before} {what}; a committed kp_id never changes (restore it)"))
     elif kp_id is None:
         if not in_head:
             findings.append(
-                Finding("KP006", path, "a new note without kp_id; add `kp_id: kp:<ULID>` (`curator new` mints one)")
+                Finding(
+                    "KP006",
+                    path,
+                    f"a new note without kp_id; `curator mint {shlex.quote(path)}` adds one in place "
+                    "(then git add it again), or add `kp_id: kp:<ULID>` yourself",
+                )
             )
     elif not is_valid_kp_id(kp_id):
         findings.append(Finding("KP006", path, why_invalid(kp_id)))
     elif before is None:
         owners = state.kp_id_owners(canonical(kp_id), besides=path)
         if owners:
-            findings.append(Finding("KP006", path, f"kp_id {kp_id} is already used by {owners[0]}; mint a new one"))
+            findings.append(Finding("KP006", path, already_used(state, kp_id, owners[0], path)))
     if "status" in meta and not (head_meta and "status" in head_meta):
         findings.append(Finding("KP008", path, "introduces a status: field; lifecycle lives in the index"))
     return NoteReport(path, ordered(findings))

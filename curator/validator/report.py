@@ -26,7 +26,7 @@ def to_json(proposals: Sequence[ProposalReport], notes: Sequence[NoteReport]) ->
 
 def _finding_line(f: Finding) -> str:
     where = f"{f.path}:{f.line}" if f.line else f.path
-    return f"  {f.code} {where}: {f.message}"
+    return f"  {f.code} {where}: {'warning: ' if f.warning else ''}{f.message}"
 
 
 def to_text(proposals: Sequence[ProposalReport], notes: Sequence[NoteReport], only_rejections: bool = False) -> str:
@@ -36,7 +36,7 @@ def to_text(proposals: Sequence[ProposalReport], notes: Sequence[NoteReport], on
     """
     out: list[str] = []
     for p in proposals:
-        if only_rejections and p.ok:
+        if only_rejections and p.ok and not p.findings:
             continue
         verdict = "valid" if p.ok else "rejected"
         extras = []
@@ -50,7 +50,7 @@ def to_text(proposals: Sequence[ProposalReport], notes: Sequence[NoteReport], on
         out.append(f"{p.id}: {verdict}{suffix}")
         out.extend(_finding_line(f) for f in p.findings)
     for n in notes:
-        if only_rejections and n.ok:
+        if only_rejections and n.ok and not n.findings:
             continue
         out.append(f"{n.path}: {'ok' if n.ok else 'rejected'}")
         out.extend(_finding_line(f) for f in n.findings)

@@ -129,8 +129,9 @@ def test_many_findings_are_summarised_by_code_and_filtered(tmp_path: Path, cli) 
     assert len(lines) < 20 and lines[-1] == "81 finding(s)"
     only = cli("--vault", v.root, "doctor", "--code", "unidentified-note")
     assert only.code == 1 and only.out.splitlines() == [
-        "bare.md: unidentified-note: no kp_id in frontmatter — add `kp_id: kp:<ULID>` (copy one minted by "
-        "`curator new`); identity falls back to the path until then",
+        "bare.md: unidentified-note: no kp_id in frontmatter — `curator adopt` gives committed notes one "
+        "(a proposal to review), `curator mint PATH` a new note not committed yet; identity falls back to "
+        "the path until then",
         "1 finding(s)",
     ]
     every = cli("--vault", v.root, "doctor", "--all")

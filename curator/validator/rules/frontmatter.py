@@ -29,7 +29,14 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
         try:
             meta, _ = frontmatter.read(post)
         except frontmatter.FrontmatterError as e:
-            yield Finding("KP008", path, f"{e}; the frontmatter must be a YAML mapping", e.line)
+            message = f"{e}; the frontmatter must be a YAML mapping"
+            pre = view.pre_text if view.change.op == "modify" else None
+            if pre is not None and frontmatter.meta_or_none(pre) is None:
+                from curator.validator.notes import ALREADY_INVALID
+
+                yield Finding("KP008", path, f"{message} ({ALREADY_INVALID})", e.line, warning=True)
+            else:
+                yield Finding("KP008", path, message, e.line)
             continue
         if "status" in meta and not _has_status(view.pre_text if view.change.op == "modify" else None):
             yield Finding(

@@ -22,6 +22,12 @@ def kp_id_of(text: str | None) -> Any:
     return _UNREADABLE if meta is None else meta.get("kp_id")
 
 
+def already_used(state: RepoState, kp_id: str, owner: str, path: str) -> str:
+    from curator.validator.notes import already_used as message
+
+    return message(state, kp_id, owner, path, in_place=False)
+
+
 def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
     claimed: dict[str, str] = {}
     for view in subject.changes:
@@ -35,7 +41,11 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
             continue  # KP005/KP008/KP009 say why
         if c.op == "create":
             if post is None:
-                yield Finding("KP006", c.path, "a new note without kp_id; add `kp_id: kp:<ULID>` to its frontmatter")
+                yield Finding(
+                    "KP006",
+                    c.path,
+                    "a new note without kp_id; add `kp_id: kp:<ULID>` to its frontmatter (`curator mint` prints one)",
+                )
                 continue
             if not is_valid_kp_id(post):
                 yield Finding("KP006", c.path, why_invalid(post))
@@ -44,7 +54,7 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
                 yield Finding("KP006", c.path, f"changes names kp_id {c.kp_id} but the file has {post}")
             owners = state.kp_id_owners(canonical(post), besides=c.path)
             if owners:
-                yield Finding("KP006", c.path, f"kp_id {post} is already used by {owners[0]}; mint a new one")
+                yield Finding("KP006", c.path, already_used(state, post, owners[0], c.path))
         else:
             pre = kp_id_of(view.pre_text)
             if pre is _UNREADABLE:
@@ -63,7 +73,7 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
             if pre is None:
                 owners = state.kp_id_owners(canonical(post), besides=c.path)
                 if owners:
-                    yield Finding("KP006", c.path, f"kp_id {post} is already used by {owners[0]}; mint a new one")
+                    yield Finding("KP006", c.path, already_used(state, post, owners[0], c.path))
         if isinstance(post, str):
             key = canonical(post)
             if key in claimed and claimed[key] != c.path:
