@@ -105,7 +105,8 @@ class DigestSettings:
     half_life_days: float = 14.0
     """A note's weight is exp(-age / half_life_days) (--half-life-days overrides it)."""
     created_keys: tuple[str, ...] = ("created", "date")
-    """Frontmatter keys holding a note's creation date; the first one present wins."""
+    """Deprecated: ``notes.date_keys`` dates a note for search and the digest alike. Set, it
+    still wins for the digest (doctor says it is deprecated); unset, it is notes.date_keys."""
 
 
 @dataclass(frozen=True)
@@ -279,7 +280,22 @@ def _check_sources(sources: tuple[SourceSettings, ...]) -> None:
 def from_dict(data: Any) -> Settings:
     settings: Settings = _build(Settings, data, "")
     _semantic_checks(settings)
+    if not deprecated(data):
+        # One list dates a note: the digest reads notes.date_keys unless the old key is set.
+        digest = dataclasses.replace(settings.digest, created_keys=settings.notes.date_keys)
+        settings = dataclasses.replace(settings, digest=digest)
     return settings
+
+
+def deprecated(data: Any) -> list[str]:
+    """Keys of a parsed config that still work but have a newer name, each with what to do."""
+    digest = data.get("digest") if isinstance(data, dict) else None
+    if isinstance(digest, dict) and "created_keys" in digest:
+        return [
+            "digest.created_keys is deprecated: notes.date_keys dates a note for search and the digest "
+            "alike; move the list there and remove digest.created_keys (until then it still dates digests)"
+        ]
+    return []
 
 
 def parse(raw: bytes) -> Settings:

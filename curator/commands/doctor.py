@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
@@ -12,6 +13,9 @@ from curator.app import App
 from curator.errors import ConfigError
 from curator.index import language
 from curator.settings import Settings, parse
+from curator.vault import templates as tmpl
+from curator.vault.anchors import Anchors
+from curator.vault.anchors import describe as describe_anchor
 from curator.vault.note import Note
 from curator.vault.regions import find as find_regions
 from curator.vault.resolve import BY_TITLE, Resolver
@@ -51,13 +55,26 @@ def _config_findings(app: App) -> tuple[Settings, list[Finding]]:
         ]
     try:
         with open(vault.config_path, "rb") as f:
-            return parse(f.read()), []
+            raw = f.read()
+        return parse(raw), _deprecations(raw)
     except ConfigError as e:
         return Settings(), [
             Finding(
                 ".kp/config.yaml", 0, "config", str(e), "fix the key in .kp/config.yaml (defaults are used until then)"
             )
         ]
+
+
+def _deprecations(raw: bytes) -> list[Finding]:
+    from ruamel.yaml import YAML
+
+    from curator.settings import deprecated
+
+    data = YAML(typ="safe", pure=True).load(raw.decode("utf-8")) if raw.strip() else None
+    return [
+        Finding(".kp/config.yaml", 0, "deprecated-setting", message, "edit .kp/config.yaml as it says")
+        for message in deprecated(data)
+    ]
 
 
 def check(app: App) -> list[Finding]:
@@ -103,25 +120,36 @@ def check(app: App) -> list[Finding]:
     item_links: list[tuple[str, Link]] = []
     resolver = s.resolver(settings)
     folders = tuple(settings.index.languages.items())
+    templates = tmpl.on_disk(vault.root)
+    by_path = {n.path: n for n in s.notes}
+    cache: dict[str, Anchors] = {}
+
+    def anchors_of(path: str) -> Anchors | None:
+        if path not in cache and path in by_path:
+            cache[path] = Anchors(by_path[path].text)
+        return cache.get(path)
+
     producers = settings.producers.names
     for note in s.notes:
         for p in note.problems:
             fix = (
                 "fix the YAML between the --- lines"
                 if p.code == "malformed-frontmatter"
-                else "set kp_id to NAMESPACE:ID, e.g. one minted by `curator new`"
+                else "set kp_id to NAMESPACE:ID, e.g. one `curator mint` prints"
             )
             findings.append(Finding(note.path, p.line or 0, p.code, p.message, fix))
+        template = tmpl.holding(note.path, templates)
         if note.kp_id:
             by_id.setdefault(note.kp_id, []).append(note.path)
-        elif not any(p.code in ("malformed-frontmatter", "invalid-kp-id") for p in note.problems):
+        elif template is None and not any(p.code in ("malformed-frontmatter", "invalid-kp-id") for p in note.problems):
             findings.append(
                 Finding(
                     note.path,
                     0,
                     "unidentified-note",
                     "no kp_id in frontmatter",
-                    "add `kp_id: kp:<ULID>` (copy one minted by `curator new`); identity falls back to the path until then",
+                    "`curator adopt` gives committed notes one (a proposal to review), `curator mint PATH` a new "
+                    "note not committed yet; identity falls back to the path until then",
                 )
             )
         if "status" in note.meta:
@@ -145,7 +173,7 @@ def check(app: App) -> list[Finding]:
                     "restore the producer's markers; let the producer re-render the region",
                 )
             )
-        findings.extend(_link_findings(note, resolver, item_links))
+        findings.extend(_link_findings(note, resolver, item_links, anchors_of))
         code = language.of_note(note.meta, note.path, folders, settings.index.language)
         if not language.known(code):
             findings.append(
@@ -159,17 +187,17 @@ def check(app: App) -> list[Finding]:
             )
     for kp_id, paths in by_id.items():
         if len(paths) > 1:
+            in_templates = [p for p in paths if tmpl.holding(p, templates)]
             for path in paths:
-                others = ", ".join(x for x in paths if x != path)
-                findings.append(
-                    Finding(
-                        path,
-                        0,
-                        "duplicate-kp-id",
-                        f"kp_id {kp_id} is also used by {others}",
-                        "give all but the original note a new kp_id (`curator new` mints one)",
-                    )
+                others = ", ".join(x + (" (a template)" if x in in_templates else "") for x in paths if x != path)
+                fix = (
+                    "remove the kp_id line from the template (notes made from it copy it; Curator lets a "
+                    "template lose its kp_id); in a new note that copied it, remove the line and run "
+                    "`curator mint PATH`"
+                    if in_templates
+                    else "give all but the original note a new kp_id (`curator mint` prints one)"
                 )
+                findings.append(Finding(path, 0, "duplicate-kp-id", f"kp_id {kp_id} is also used by {others}", fix))
     findings.extend(_item_link_findings(app, settings, item_links))
     findings.extend(_index_findings(app, settings))
     return sorted(set(findings))
@@ -196,7 +224,12 @@ def _item_link_findings(app: App, settings: Settings, links: list[tuple[str, Lin
     ]
 
 
-def _link_findings(note: Note, resolver: Resolver, item_links: list[tuple[str, Link]]) -> list[Finding]:
+def _link_findings(
+    note: Note,
+    resolver: Resolver,
+    item_links: list[tuple[str, Link]],
+    anchors_of: Callable[[str], Anchors | None] = lambda _p: None,
+) -> list[Finding]:
     """What the one resolver says about each link in ``note``; links that may name a source
     item (``[[zotero:KEY]]``) and no note are added to ``item_links`` for the index to answer."""
     from curator.index.derived import looks_like_item_ref
@@ -231,7 +264,17 @@ def _link_findings(note: Note, resolver: Resolver, item_links: list[tuple[str, L
                     "fix the target, add the note, or add an alias to the note meant",
                 )
             )
-        elif r.how == BY_TITLE:
+        elif link.heading and (target := anchors_of(r.path)) is not None and target.find(link.heading) is None:
+            out.append(
+                Finding(
+                    note.path,
+                    link.line,
+                    "unresolved-anchor",
+                    f"{link.raw}: {r.path} has no {describe_anchor(link.heading)}",
+                    "fix the heading or block id (or add it to the note), or link the note without it",
+                )
+            )
+        if r.path is not None and r.how == BY_TITLE:
             stem = posixpath.splitext(posixpath.basename(r.path))[0]
             out.append(
                 Finding(
@@ -252,7 +295,7 @@ def _index_findings(app: App, settings: Settings) -> list[Finding]:
     return [Finding(*f) for f in doctor_findings(app, settings)]
 
 
-WARNINGS = frozenset({"title-only-link", "unknown-language"})
+WARNINGS = frozenset({"title-only-link", "unknown-language", "unresolved-anchor", "deprecated-setting"})
 """Codes that are shown but do not fail doctor on their own: the link works today."""
 SUMMARY_TOP = 5
 """Findings shown under each code in the summary."""

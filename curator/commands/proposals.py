@@ -60,13 +60,19 @@ def run(app: App, all_: bool) -> int:
     if not rows:
         output.line("no pending proposals" if not all_ else "no proposals")
         return 0
+    # Fixed-width columns, each as wide as its longest cell, so an empty drift or status
+    # cell keeps the author and title columns in line.
+    cells = []
     for r in rows:
         verdict = r["verdict"] + (", auto" if r["auto_applicable"] else "")
-        status = "" if r["status"] == "pending" else f" [{r['status']}]"
-        drift = f" drift:{r['drift']}" if r["drift"] and r["drift"] != "clean" else ""
-        output.line(
-            f"{r['id']}  {_age(r['created'], now):>4}  {verdict:<12}{drift}{status}  {r['author'] or '?'}  {r['title'] or '(unreadable manifest)'}"
-        )
+        drift = f"drift:{r['drift']}" if r["drift"] and r["drift"] != "clean" else ""
+        status = "" if r["status"] == "pending" else f"[{r['status']}]"
+        cells.append((r, _age(r["created"], now), verdict, drift, status))
+    width = [max(len(c[i]) for c in cells) for i in range(1, 5)]
+    for r, age, verdict, drift, status in cells:
+        columns = [f"{age:>{width[0]}}", f"{verdict:<{width[1]}}"]
+        columns += [f"{text:<{w}}" for text, w in ((drift, width[2]), (status, width[3])) if w]
+        output.line(f"{r['id']}  {'  '.join(columns)}  {r['author'] or '?'}  {r['title'] or '(unreadable manifest)'}")
         for f in r["findings"][:3]:
             output.line(f"    {f['code']} {f['path']}: {f['message']}")
     return 0

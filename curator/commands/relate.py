@@ -33,9 +33,30 @@ def collect(app: App, ref: str) -> tuple[dict[str, Any], list[str]]:
     if rel is None:
         raise NotFound(f"{path} is not in the index", hint="run `curator index`")
     data = dataclasses.asdict(rel)
+    for key in ("links", "backlinks"):
+        for row, linked in zip(data[key], getattr(rel, key), strict=True):
+            row["anchor_missing"] = linked.anchor_missing
     if others:
         data["candidates"] = others
     return data, opened.warnings
+
+
+def _as_written(app: App, path: str) -> dict[tuple[int, str, str], str]:
+    """Each link of the note at ``path`` as its text writes it (``[bad](No%20Such.md)``), by
+    line, kind and target; empty when the note cannot be read as a note of the vault."""
+    from curator.index.refs import why_not_a_note
+    from curator.vault.links import extract
+    from curator.vault.note import NotANote, parse
+
+    vault = app.vault()
+    if why_not_a_note(vault, app.settings(), path) is not None:
+        return {}
+    try:
+        with open(vault.abspath(path), "rb") as f:
+            note = parse(path, f.read())
+    except (OSError, NotANote):
+        return {}
+    return {(link.line, link.kind, link.target): link.raw for link in extract(note.body, note.body_line)}
 
 
 def run(app: App, ref: str) -> int:
@@ -54,14 +75,22 @@ def run(app: App, ref: str) -> int:
     for n in data["links"]:
         where = output.safe_path(n["path"]) + (f":{n['target_line']}" if n["target_line"] else "")
         anchor = f" #{n['anchor']}" if n["anchor"] else ""
+        if n["anchor_missing"]:
+            anchor += (
+                f" (no such {'block' if n['anchor'].startswith('^') else 'heading'} in {output.safe_path(n['path'])})"
+            )
         also = f"  (also named: {', '.join(map(output.safe_path, n['candidates']))})" if n["candidates"] else ""
         output.line(f"  line {n['line']} → {where}{anchor}  {n['title']}{also}")
     output.line(f"linked from ({len(data['backlinks'])}):")
     for n in data["backlinks"]:
         output.line(f"  {output.safe_path(n['path'])}:{n['line']}  {n['title']}")
     output.line(f"unresolved ({len(data['unresolved'])}):")
+    written = _as_written(app, data["path"]) if data["unresolved"] and data["kp_id"] != data["path"] else {}
     for u in data["unresolved"]:
-        output.line(f"  line {u['line']}: [[{u['target']}]]")
+        shown = written.get((u["line"], u["kind"], u["target"]))
+        if shown is None:
+            shown = f"[]({u['target']})" if u["kind"] == "markdown" else f"[[{u['target']}]]"
+        output.line(f"  line {u['line']}: {shown}")
     output.line(f"neighbours ({len(data['neighbours'])}):")
     for n in data["neighbours"]:
         output.line(f"  {output.safe_path(n['path'])}  {n['title']}  ({n['shared']} shared)")

@@ -49,7 +49,7 @@ def collect(app: App) -> dict[str, object]:
     }
 
 
-def _duration(seconds: int) -> str:
+def duration(seconds: int) -> str:
     if seconds < 90:
         return f"{seconds}s"
     if seconds < 5400:
@@ -78,7 +78,7 @@ def run(app: App) -> int:
     eta = data["pending_eta_seconds"]
     pending = f"{data['pending_embeddings']} pending"
     if eta is not None:
-        pending += f" (about {_duration(int(eta))} at {data['embed_rate']:.0f} passages/s)"
+        pending += f" (about {duration(int(eta))} at {data['embed_rate']:.0f} passages/s)"
     output.line(
         f"passages   {data['passages']}: {data['embedded']} embedded, {pending}, "
         f"{data['lexical_only_secrets']} lexical-only (secrets), {data['rejected_by_embedder']} refused"

@@ -7,12 +7,12 @@ a ``#Heading`` or ``#^block`` link lands.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import apsw
 
 from curator.index.db import VAULT
+from curator.vault import anchors
 from curator.vault.resolve import Resolution, Resolver, Target
 
 
@@ -56,17 +56,13 @@ def lookup(conn: apsw.Connection, ref: str) -> Resolution:
     return load(conn).resolver.resolve_target(ref.strip(), "", relative=False)
 
 
-def _slug(text: str) -> str:
-    """A heading as markdown anchors write it: ``#Getting started`` → ``getting-started``."""
-    return re.sub(r"[\s]+", "-", re.sub(r"[^\w\s-]", "", text.casefold()).strip())
-
-
 def anchor_line(conn: apsw.Connection, doc_id: int, anchor: str | None) -> int | None:
-    """The line of ``doc_id`` that ``#Heading`` (``H1#H2``: the last one) or ``#^block`` names."""
+    """The line of ``doc_id`` that ``#Heading`` (``H1#H2``: the last one) or ``#^block`` names,
+    matched as ``curator.vault.anchors`` matches it."""
     if not anchor:
         return None
     if anchor.startswith("^"):
-        block = re.compile(rf"(?:^|\s)\^{re.escape(anchor[1:])}\s*$")
+        block = anchors.block_pattern(anchor[1:])
         for start, text in conn.execute(
             "SELECT start_line, text FROM passages WHERE doc_id = ? ORDER BY seq", (doc_id,)
         ):
@@ -74,11 +70,10 @@ def anchor_line(conn: apsw.Connection, doc_id: int, anchor: str | None) -> int |
                 if block.search(line):
                     return int(start) + n
         return None
-    wanted = anchor.split("#")[-1].strip()
     for start, crumb in conn.execute(
         "SELECT start_line, breadcrumb FROM passages WHERE doc_id = ? ORDER BY seq", (doc_id,)
     ):
         last = crumb.rsplit(" › ", 1)[-1] if " › " in crumb else None
-        if last is not None and (last.casefold() == wanted.casefold() or _slug(last) == _slug(wanted)):
+        if last is not None and anchors.heading_matches(last, anchor):
             return int(start)
     return None

@@ -37,7 +37,7 @@ def _mismatch(app: App, conn: apsw.Connection) -> tuple[str | None, str | None]:
     serving = db.get_json(conn, "fingerprint")
     wanted = epochs.fingerprint(spec, settings.index.normalisation)
     base_url = spec.base_url if spec.provider == serving["embedder"]["provider"] else None
-    return (mismatch_message(serving, wanted) if serving != wanted else None), base_url
+    return (mismatch_message(serving, wanted, conn) if serving != wanted else None), base_url
 
 
 def open_serving(app: App, *, refresh: bool = True) -> Opened:

@@ -63,6 +63,11 @@ class LinkedNote:
     candidates: list[str] = field(default_factory=list)
     """Other notes the link's target also names (the linked one was nearest)."""
 
+    @property
+    def anchor_missing(self) -> bool:
+        """The link names a heading or block the linked note does not have."""
+        return self.anchor is not None and self.target_line is None
+
 
 @dataclass(frozen=True)
 class Unresolved:

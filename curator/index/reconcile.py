@@ -14,7 +14,7 @@ import os
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import apsw
 
@@ -409,7 +409,9 @@ def _reconcile(
         old = outdated(db.get_json(conn, "fingerprint")) if conn is not None else None
         if old is not None and conn is not None and not upgrade:
             conn.close()
-            report.warnings.append(f"the index was built by an older Curator ({old}); run `curator index` to rebuild it")
+            report.warnings.append(
+                f"the index was built by an older Curator ({old}); run `curator index` to rebuild it"
+            )
             report.fast = True
             report.epoch = ep.id if ep is not None else ""
             report.seconds = time.perf_counter() - started
@@ -433,7 +435,7 @@ def _reconcile(
         else:
             fp = db.get_json(conn, "fingerprint")
             if configured is not None and fp != epochs.fingerprint(configured, mode):
-                report.warnings.append(mismatch_message(fp, epochs.fingerprint(configured, mode)))
+                report.warnings.append(mismatch_message(fp, epochs.fingerprint(configured, mode), conn))
             if unchanged(vault, conn, sentinels):
                 report.fast = True
                 report.unchanged = conn.execute(
@@ -449,11 +451,26 @@ def _reconcile(
     return report
 
 
-def mismatch_message(serving: dict[str, object], configured: dict[str, object]) -> str:
-    return (
+def mismatch_message(serving: dict[str, Any], configured: dict[str, Any], conn: apsw.Connection | None = None) -> str:
+    """What to do when the config and the serving epoch disagree. With the serving epoch's
+    connection, how much a rebuild would embed (its passages, and the time at the rate the
+    last embedding run measured); and when the serving epoch is lexical, how to stay so."""
+    text = (
         f"the config asks for {epochs.describe(configured)} but the serving epoch is "
         f"{epochs.describe(serving)}; run `curator index rebuild`"
     )
+    wanted = configured["embedder"]["provider"]
+    if wanted != "none" and conn is not None:
+        from curator.commands.status import duration
+        from curator.index import reading
+
+        passages = reading.passage_count(conn)
+        rate = reading.embed_rate(conn)
+        eta = f", about {duration(round(passages / rate))} at {rate:.0f} passages/s" if rate else ""
+        text += f" (it embeds {passages} passage(s){eta})"
+    if wanted != "none" and serving["embedder"]["provider"] == "none":
+        text += "; or, to stay lexical, set `embedder.provider: none` in .kp/config.yaml"
+    return text
 
 
 def rebuild(

@@ -150,15 +150,22 @@ class Service:
             item = self._source_item(conn, ref, page)
             if item is not None:
                 return self._read_item(item)
-            path = refs.resolve(self.vault, self.settings, ref, conn)
+            if conn is None:
+                path, others = refs.resolve(self.vault, self.settings, ref, None), list[str]()
+            else:  # the other notes a name names, as `curator read` lists them
+                path, others = refs.resolve_with_others(self.vault, self.settings, ref, conn)
         got = refs.read_page(self.vault, path, page)
         reply = Reply()
         lines = reply.red.lines(got.lines, got.text, got.start_line - 1)
         # The blob is a change token (a git object id, which the scanner passes), not vault text;
         # kp_propose needs it exactly.
+        # The other notes the ref names, as `curator read` lists them (a file name two folders hold).
+        named = {"candidates": others} if others else {}
         data = reply.data(
-            got.to_json() | {"lines": [{"n": got.start_line + i, "text": t} for i, t in enumerate(lines)]}
+            got.to_json() | {"lines": [{"n": got.start_line + i, "text": t} for i, t in enumerate(lines)]} | named
         )
+        if others:
+            reply.say(f"The ref also names {', '.join(data['candidates'])}; this is {data['path']}.")
         more = f" Next: kp_read(ref, page={got.page + 1})." if got.page < got.pages else ""
         reply.say(
             f"{data['path']} (kp_id {data['kp_id'] or 'none'}), page {got.page} of {got.pages}, lines "

@@ -199,7 +199,29 @@ def _shown(m: re.Match[str]) -> str:
 
 def display(text: str) -> str:
     """``text`` as a reader sees it: link text instead of link markup (``[[a|b]]`` → ``b``,
-    ``[[a#H]]`` → ``a > H``, ``[t](x.md)`` → ``t``), for titles, breadcrumbs and snippets."""
+    ``[[a#H]]`` → ``a > H``, ``[t](x.md)`` → ``t``), for titles, breadcrumbs and snippets.
+    Code (fenced blocks, inline spans) is shown as written: ``[[x]]`` there is no link."""
+    if "[" not in text:
+        return text
+    if "`" not in text and "~~~" not in text:
+        return _display_prose(text)
+    lines = text.split("\n")
+    code = code_flags(lines, text)
+    out: list[str] = []
+    for line, in_code in zip(lines, code, strict=True):
+        if in_code or "[" not in line:
+            out.append(line)
+            continue
+        parts: list[str] = []
+        pos = 0
+        for m in INLINE_CODE_RE.finditer(line):
+            parts += [_display_prose(line[pos : m.start()]), m.group(0)]
+            pos = m.end()
+        out.append("".join(parts) + _display_prose(line[pos:]))
+    return "\n".join(out)
+
+
+def _display_prose(text: str) -> str:
     if "[" not in text:
         return text
     if "[[" in text:
