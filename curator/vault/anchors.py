@@ -22,6 +22,12 @@ def _slug(text: str) -> str:
     return re.sub(r"[\s]+", "-", re.sub(r"[^\w\s-]", "", text.casefold()).strip())
 
 
+def _github_slug(text: str) -> str:
+    """A heading as GitHub's anchors write it: each space a hyphen, nothing trimmed
+    (``Call operator `&``` → ``call-operator-``)."""
+    return re.sub(r"[^\w\- ]", "", text.casefold()).replace(" ", "-")
+
+
 def wanted_heading(anchor: str) -> str:
     return anchor.split("#")[-1].strip()
 
@@ -29,7 +35,7 @@ def wanted_heading(anchor: str) -> str:
 def heading_matches(text: str, anchor: str) -> bool:
     """Whether the heading ``text`` is what ``anchor`` (not a block id) names."""
     wanted = wanted_heading(anchor)
-    return text.casefold() == wanted.casefold() or _slug(text) == _slug(wanted)
+    return wanted.casefold() in (text.casefold(), _github_slug(text)) or _slug(text) == _slug(wanted)
 
 
 def block_pattern(block_id: str) -> re.Pattern[str]:
@@ -62,8 +68,8 @@ class Anchors:
             h = heading(line) if "#" in line[:4] else None
             if h:
                 for t in (h[1], display(h[1])):
-                    self.headings.setdefault(t.casefold(), n)
-                    self.headings.setdefault(_slug(t), n)
+                    for key in (t.casefold(), _slug(t), _github_slug(t)):
+                        self.headings.setdefault(key, n)
 
     def find(self, anchor: str) -> int | None:
         """The line ``anchor`` names, None when the note has no such heading or block."""

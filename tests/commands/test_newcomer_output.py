@@ -166,3 +166,12 @@ def test_the_digest_reads_notes_date_keys_and_the_old_key_is_deprecated(vault: G
     assert r.code == 0
     [finding] = json.loads(r.out)["findings"]
     assert finding["message"].startswith("digest.created_keys is deprecated: notes.date_keys dates a note")
+
+
+def test_anchors_match_headings_by_text_and_as_markdown_and_github_write_them() -> None:
+    from curator.vault.anchors import Anchors
+
+    a = Anchors("---\n# yaml: comment\n---\n# Top\n### Call operator `&`\n## Getting  Started\ntext ^blk-1\n")
+    assert a.find("Call operator `&`") == 5 and a.find("call-operator-") == 5
+    assert a.find("getting-started") == 6 and a.find("getting--started") == 6 and a.find("Top#Getting  Started") == 6
+    assert a.find("^blk-1") == 7 and a.find("yaml: comment") is None and a.find("^nope") is None
