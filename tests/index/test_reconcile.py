@@ -133,9 +133,10 @@ def test_truncated_index_is_never_trusted(example_vault: GitVault, cli) -> None:
     assert report["indexed"] == 31
 
 
-def test_search_on_a_missing_index_says_what_to_do(vault: GitVault, cli) -> None:
+def test_search_on_a_missing_index_builds_it_first(vault: GitVault, cli, monkeypatch) -> None:
+    monkeypatch.setenv("CURATOR_EMBEDDER", "none")
     r = cli("--vault", vault.root, "search", "alpha")
-    assert r.code == 2 and "curator index" in r.err
+    assert r.code == 0 and "no index yet: indexing the vault first" in r.err and "notes/alpha.md" in r.out
 
 
 def test_search_reconciles_a_stale_index_first(example_vault: GitVault, cli) -> None:
