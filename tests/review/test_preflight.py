@@ -121,7 +121,8 @@ def test_a_checked_proposal_shows_its_diff_at_once_but_apply_waits_for_a_fresh_p
     async def scenario(pilot: Pilot[None]) -> None:
         s = screen(pilot)
         await until(pilot, lambda: all(e.report is not None for e in s.queue.entries.values()), "the queue check")
-        assert s.queue.chosen == first and s.check_action("apply", ()) is True
+        # The queue's check may finish before the first row is highlighted: wait for both.
+        await until(pilot, lambda: s.queue.chosen == first and s.check_action("apply", ()) is True, "the first row")
         gate.open.clear()  # the next pre-flight is held
         await pilot.press("j")
         await _until(pilot, lambda: s.queue.chosen == second and s.diff.of == second, "the second diff")
