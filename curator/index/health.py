@@ -19,7 +19,7 @@ def doctor_findings(app: App, settings: Settings) -> list[Row]:
     from curator.embedders import base as embedders
     from curator.index import db
     from curator.index import epoch as epochs
-    from curator.index.reconcile import mismatch_message, open_checked
+    from curator.index.serving import mismatch_message, open_checked
 
     index_dir = app.index_dir(settings)
     ep = epochs.serving(index_dir)

@@ -27,7 +27,7 @@ class Opened:
 
 def _mismatch(app: App, conn: apsw.Connection) -> tuple[str | None, str | None]:
     from curator.embedders import base as embedders
-    from curator.index.reconcile import mismatch_message
+    from curator.index.serving import mismatch_message
 
     settings = app.settings()
     try:
@@ -62,7 +62,7 @@ def open_serving(app: App, *, refresh: bool = True) -> Opened:
 
 def _refresh(app: App, index_dir: str) -> list[str]:
     """Reconcile first when the vault changed and no other indexer is running."""
-    from curator.index import reconcile
+    from curator.index import freshness, reconcile
 
     ep = epochs.serving(index_dir)
     if ep is None:
@@ -71,7 +71,7 @@ def _refresh(app: App, index_dir: str) -> list[str]:
     try:
         conn = db.connect(ep.path)
         try:
-            stale = not reconcile.unchanged(vault, conn, reconcile.sentinels_of(vault))
+            stale = not freshness.unchanged(vault, conn, freshness.sentinels_of(vault))
         finally:
             conn.close()
     except (apsw.Error, OSError):

@@ -9,12 +9,10 @@ re-chunked, and only passages whose text changed are embedded again.
 
 from __future__ import annotations
 
-import itertools
-import os
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import apsw
 
@@ -25,16 +23,16 @@ from curator.index import db
 from curator.index import epoch as epochs
 from curator.index.db import VAULT as SOURCE
 from curator.index.embedding import EmbedResult, carry_over, embed_pending
+from curator.index.freshness import sentinels_of, unchanged
+from curator.index.full_path import full_path
 from curator.index.normalise import tokenizer
+from curator.index.serving import mismatch_message, open_checked, outdated
 from curator.settings import Settings
 from curator.vault.discover import Vault
-from curator.vault.links import LINKS_VERSION
-from curator.vault.tree import FileStat, Skip, walk
 
 if TYPE_CHECKING:
     from curator.index.sources import SyncReport
 
-BATCH = 500
 Progress = Callable[[str, int, int], None]
 Announce = Callable[[str], None]
 
@@ -56,41 +54,6 @@ class Report:
     sources: SyncReport | None = None
 
 
-def sentinels_of(vault: Vault) -> list[object]:
-    """Stats of what decides git's view of the tree besides the files themselves."""
-    home = os.path.expanduser("~")
-    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-    paths = [
-        os.path.join(vault.git_dir, "index"),
-        os.path.join(vault.git_dir, "info", "exclude"),
-        os.path.join(vault.root, ".kp", "config.yaml"),
-        os.path.join(xdg, "git", "ignore"),
-        os.path.join(home, ".gitconfig"),
-    ]
-    out: list[object] = []
-    for p in paths:
-        try:
-            st = os.stat(p)
-            out.append([st.st_size, st.st_mtime_ns])
-        except OSError:
-            out.append(None)
-    return out
-
-
-def open_checked(ep: epochs.Epoch) -> apsw.Connection:
-    """The epoch's database, integrity-checked unless its sidecar vouches for it; CorruptError otherwise."""
-    conn = db.connect(ep.path)
-    if not epochs.trusted(ep):
-        result = conn.execute("PRAGMA quick_check").fetchall()
-        if result != [("ok",)]:
-            conn.close()
-            raise apsw.CorruptError(f"integrity check: {result[0][0] if result else 'no answer'}")
-    if db.get_meta(conn, "fingerprint") is None:
-        conn.close()
-        raise apsw.CorruptError("not a Curator index (no fingerprint)")
-    return conn
-
-
 def _create(index_dir: str, fp: dict[str, object], mode: str) -> tuple[epochs.Epoch, apsw.Connection]:
     ep = epochs.new(index_dir, fp)
     conn = db.connect(ep.path)
@@ -107,129 +70,6 @@ def _spec_of(conn: apsw.Connection, configured: embedders.EmbedderSpec | None) -
     fp = db.get_json(conn, "fingerprint")
     base_url = configured.base_url if configured and configured.provider == fp["embedder"]["provider"] else None
     return embedders.from_fingerprint(fp["embedder"], base_url)
-
-
-def _stored_stats(conn: apsw.Connection) -> tuple[dict[str, tuple[int, int]], set[str]]:
-    stats = {
-        p: (s, m) for p, s, m in conn.execute("SELECT path, size, mtime_ns FROM documents WHERE source = ?", (SOURCE,))
-    }
-    unsized: set[str] = set()
-    for p, s, m in conn.execute("SELECT path, size, mtime_ns FROM skips"):
-        if s >= 0:
-            stats[p] = (s, m)
-        else:
-            unsized.add(p)
-    return stats, unsized
-
-
-def unchanged(vault: Vault, conn: apsw.Connection, sentinels: list[object]) -> bool:
-    if db.get_json(conn, "walk.sentinels") != sentinels or db.get_meta(conn, "links.version") != str(LINKS_VERSION):
-        return False
-    pruned = set(db.get_json(conn, "walk.pruned", []))
-    w = walk(vault.root, lambda d: d in pruned)
-    stats, unsized = _stored_stats(conn)
-    if len(w.files) != len(stats):
-        return False
-    for f in w.files:
-        if stats.get(f.path) != (f.size, f.mtime_ns):
-            return False
-    walk_unsized = {s.path for s in w.skips}
-    stored_unsized = {p for p in unsized if not (p.endswith("/") and p[:-1] in pruned)}
-    return walk_unsized == stored_unsized
-
-
-def _full(
-    vault: Vault,
-    settings: Settings,
-    conn: apsw.Connection,
-    sentinels: list[object],
-    report: Report,
-    progress: Progress | None,
-) -> None:
-    # The full path's modules load here: an unchanged vault never needs them.
-    from curator.index.documents import iter_jobs, prepare_all
-    from curator.index.writer import Writer, resolve_links, save_languages
-    from curator.vault.tree import GitView, classify
-
-    db.writing(conn)
-    git = GitView(vault)
-    classified = classify(walk(vault.root, git.dir_ignored), settings, git.file_ignored)
-    writer = Writer(conn, vectors=db.has_vectors(conn))
-    known = {
-        p: (i, s, m, b)
-        for i, p, s, m, b in conn.execute(
-            "SELECT id, path, size, mtime_ns, blob FROM documents WHERE source = ?", (SOURCE,)
-        )
-    }
-    current = {f.path: f for f in classified.notes}
-    removed = [known[p][0] for p in known if p not in current]
-    # Link extraction changed since this epoch was filled: every note is read once more
-    # (its passages keep their vectors) so it gains the links it was indexed without.
-    relink = db.get_meta(conn, "links.version") != str(LINKS_VERSION)
-    if relink:
-        known = {p: (i, s, m, None) for p, (i, s, m, _b) in known.items()}
-    # Settings that change what a note's bytes become (its date, its language) make every
-    # note be read again when they change, though no file did.
-    derived = {
-        "date_keys": list(settings.notes.date_keys),
-        "language": settings.index.language,
-        "languages": settings.index.languages,
-    }
-    reread = db.get_json(conn, "derived") != derived
-    todo: list[FileStat] = [
-        f
-        for f in classified.notes
-        if relink or reread or f.path not in known or known[f.path][1:3] != (f.size, f.mtime_ns)
-    ]
-    report.unchanged = len(classified.notes) - len(todo)
-    reuse = writer.reusable([known[f.path][0] for f in todo if f.path in known] + removed)
-    unreadable: list[Skip] = []
-    jobs = iter_jobs(
-        vault.root,
-        ((f.path, f.size, f.mtime_ns, known[f.path][3] if f.path in known and not reread else None) for f in todo),
-    )
-    by_path = {f.path: f for f in todo}
-    results = prepare_all(jobs, settings)
-    done = 0
-    while True:
-        with conn:
-            for path, kind, payload in itertools.islice(results, BATCH):
-                done += 1
-                f, old = by_path[path], known.get(path)
-                if kind == "same":
-                    assert old is not None
-                    writer.touch(old[0], f.size, f.mtime_ns)
-                    report.unchanged += 1
-                elif kind == "doc":
-                    written, reused = writer.upsert(payload, reuse, old[0] if old else None)
-                    report.indexed += 1
-                    report.written += written
-                    report.reused += reused
-                else:
-                    unreadable.append(Skip(path, str(payload), f.size, f.mtime_ns))
-                    if old is not None:
-                        writer.delete(old[0])
-                        report.removed += 1
-        if progress:
-            progress("reading notes", done, len(todo))
-        if done >= len(todo):
-            break
-    with conn:
-        for doc_id in removed:
-            writer.delete(doc_id)
-        report.removed += len(removed)
-        resolve_links(conn)
-        save_languages(conn, writer.languages)
-        conn.execute("DELETE FROM skips")
-        for s in sorted([*classified.skips, *unreadable], key=lambda s: s.path):
-            conn.execute(
-                "INSERT OR REPLACE INTO skips(path, reason, size, mtime_ns) VALUES (?, ?, ?, ?)",
-                (s.path, s.reason, s.size, s.mtime_ns),
-            )
-        db.set_json(conn, "walk.pruned", classified.ignored_dirs)
-        db.set_json(conn, "derived", derived)
-        db.set_json(conn, "walk.sentinels", sentinels)
-        db.set_meta(conn, "links.version", str(LINKS_VERSION))
 
 
 def _sources(
@@ -307,20 +147,6 @@ def _embed(
         report.warnings.append(
             f"embedder unavailable ({report.embed.error}); {left} passage(s) are found lexically until it is back"
         )
-
-
-def outdated(fp: dict[str, object]) -> str | None:
-    """What in ``fp`` an older Curator wrote (chunker or normalisation version), or None.
-
-    Passages chunked or tokenised the old way must never sit beside new ones in one
-    epoch: such an epoch is rebuilt, not written to."""
-    norm = fp.get("normalisation")
-    old: list[str] = []
-    if fp.get("chunker") != epochs.CHUNKER_VERSION:
-        old.append(f"chunker v{fp.get('chunker')}")
-    if not isinstance(norm, dict) or norm.get("version") != epochs.NORMALISATION_VERSION:
-        old.append(f"normalisation v{norm.get('version') if isinstance(norm, dict) else '?'}")
-    return ", ".join(old) or None
 
 
 def reconcile(
@@ -426,7 +252,7 @@ def _reconcile(
                 raise EmbedderError(config_error)
             fp = epochs.fingerprint(configured, mode)
             ep, conn = _create(index_dir, fp, mode)
-            _full(vault, settings, conn, sentinels, report, progress)
+            full_path(vault, settings, conn, sentinels, report, progress)
             if previous is not None:  # before the swap prunes it
                 report.reused += carry_over(conn, previous.path, configured.fingerprint())
             db.serving(conn)
@@ -442,35 +268,13 @@ def _reconcile(
                     "SELECT count(*) FROM documents WHERE source = ?", (SOURCE,)
                 ).fetchone()[0]
             else:
-                _full(vault, settings, conn, sentinels, report, progress)
+                full_path(vault, settings, conn, sentinels, report, progress)
         _sources(vault, settings, index_dir, conn, report, progress, sync)
         if configured is not None and configured.note:
             report.warnings.append(configured.note)
         _embed(conn, _spec_of(conn, configured), settings, report, progress, announce)
         _finish(conn, ep, report, started)
     return report
-
-
-def mismatch_message(serving: dict[str, Any], configured: dict[str, Any], conn: apsw.Connection | None = None) -> str:
-    """What to do when the config and the serving epoch disagree. With the serving epoch's
-    connection, how much a rebuild would embed (its passages, and the time at the rate the
-    last embedding run measured); and when the serving epoch is lexical, how to stay so."""
-    text = (
-        f"the config asks for {epochs.describe(configured)} but the serving epoch is "
-        f"{epochs.describe(serving)}; run `curator index rebuild`"
-    )
-    wanted = configured["embedder"]["provider"]
-    if wanted != "none" and conn is not None:
-        from curator.commands.status import duration
-        from curator.index import reading
-
-        passages = reading.passage_count(conn)
-        rate = reading.embed_rate(conn)
-        eta = f", about {duration(round(passages / rate))} at {rate:.0f} passages/s" if rate else ""
-        text += f" (it embeds {passages} passage(s){eta})"
-    if wanted != "none" and serving["embedder"]["provider"] == "none":
-        text += "; or, to stay lexical, set `embedder.provider: none` in .kp/config.yaml"
-    return text
 
 
 def rebuild(
@@ -492,7 +296,7 @@ def rebuild(
             report.warnings.append(took_over)
         ep, conn = _create(index_dir, fp, mode)
         try:
-            _full(vault, settings, conn, sentinels_of(vault), report, progress)
+            full_path(vault, settings, conn, sentinels_of(vault), report, progress)
             _sources(vault, settings, index_dir, conn, report, progress, True)
             serving = epochs.serving(index_dir)
             if serving is not None:

@@ -60,7 +60,7 @@ def _open(app: App) -> Opened:
 
 
 def _refuse_other_model(app: App, conn: apsw.Connection) -> None:
-    from curator.index.reconcile import mismatch_message
+    from curator.index.serving import mismatch_message
 
     settings = app.settings()
     serving = reading.fingerprint(conn)

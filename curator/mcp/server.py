@@ -125,7 +125,7 @@ class Reconciler:
             self.wake.set()
 
     def once(self) -> None:
-        from curator.index import db, reconcile
+        from curator.index import db, freshness, reconcile
         from curator.index import epoch as epochs
 
         vault, index_dir = self.app.vault(), self.app.index_dir()
@@ -133,7 +133,7 @@ class Reconciler:
         if ep is not None:
             conn = db.connect(ep.path, vectors=False)
             try:
-                if reconcile.unchanged(vault, conn, reconcile.sentinels_of(vault)):
+                if freshness.unchanged(vault, conn, freshness.sentinels_of(vault)):
                     return
             finally:
                 conn.close()

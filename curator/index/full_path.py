@@ -1,0 +1,119 @@
+"""The full path of a reconcile: anything differs, so git classifies the tree, changed files
+are read (in worker processes when there are many), identical bytes are not re-chunked,
+and the index is written in batches. Its modules load only here: an unchanged vault never
+needs them."""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+import apsw
+
+from curator.index import db
+from curator.index.db import VAULT as SOURCE
+from curator.settings import Settings
+from curator.vault.discover import Vault
+from curator.vault.links import LINKS_VERSION
+from curator.vault.tree import FileStat, Skip, walk
+
+if TYPE_CHECKING:
+    from curator.index.reconcile import Progress, Report
+
+BATCH = 500
+
+
+def full_path(
+    vault: Vault,
+    settings: Settings,
+    conn: apsw.Connection,
+    sentinels: list[object],
+    report: Report,
+    progress: Progress | None,
+) -> None:
+    """Git classifies the tree, changed files are hashed and read, identical bytes are not
+    re-chunked; the walk's stats are stored for the next fast check."""
+    # The full path's modules load here: an unchanged vault never needs them.
+    from curator.index.documents import iter_jobs, prepare_all
+    from curator.index.writer import Writer, resolve_links, save_languages
+    from curator.vault.tree import GitView, classify
+
+    db.writing(conn)
+    git = GitView(vault)
+    classified = classify(walk(vault.root, git.dir_ignored), settings, git.file_ignored)
+    writer = Writer(conn, vectors=db.has_vectors(conn))
+    known = {
+        p: (i, s, m, b)
+        for i, p, s, m, b in conn.execute(
+            "SELECT id, path, size, mtime_ns, blob FROM documents WHERE source = ?", (SOURCE,)
+        )
+    }
+    current = {f.path: f for f in classified.notes}
+    removed = [known[p][0] for p in known if p not in current]
+    # Link extraction changed since this epoch was filled: every note is read once more
+    # (its passages keep their vectors) so it gains the links it was indexed without.
+    relink = db.get_meta(conn, "links.version") != str(LINKS_VERSION)
+    if relink:
+        known = {p: (i, s, m, None) for p, (i, s, m, _b) in known.items()}
+    # Settings that change what a note's bytes become (its date, its language) make every
+    # note be read again when they change, though no file did.
+    derived = {
+        "date_keys": list(settings.notes.date_keys),
+        "language": settings.index.language,
+        "languages": settings.index.languages,
+    }
+    reread = db.get_json(conn, "derived") != derived
+    todo: list[FileStat] = [
+        f
+        for f in classified.notes
+        if relink or reread or f.path not in known or known[f.path][1:3] != (f.size, f.mtime_ns)
+    ]
+    report.unchanged = len(classified.notes) - len(todo)
+    reuse = writer.reusable([known[f.path][0] for f in todo if f.path in known] + removed)
+    unreadable: list[Skip] = []
+    jobs = iter_jobs(
+        vault.root,
+        ((f.path, f.size, f.mtime_ns, known[f.path][3] if f.path in known and not reread else None) for f in todo),
+    )
+    by_path = {f.path: f for f in todo}
+    results = prepare_all(jobs, settings)
+    done = 0
+    while True:
+        with conn:
+            for path, kind, payload in itertools.islice(results, BATCH):
+                done += 1
+                f, old = by_path[path], known.get(path)
+                if kind == "same":
+                    assert old is not None
+                    writer.touch(old[0], f.size, f.mtime_ns)
+                    report.unchanged += 1
+                elif kind == "doc":
+                    written, reused = writer.upsert(payload, reuse, old[0] if old else None)
+                    report.indexed += 1
+                    report.written += written
+                    report.reused += reused
+                else:
+                    unreadable.append(Skip(path, str(payload), f.size, f.mtime_ns))
+                    if old is not None:
+                        writer.delete(old[0])
+                        report.removed += 1
+        if progress:
+            progress("reading notes", done, len(todo))
+        if done >= len(todo):
+            break
+    with conn:
+        for doc_id in removed:
+            writer.delete(doc_id)
+        report.removed += len(removed)
+        resolve_links(conn)
+        save_languages(conn, writer.languages)
+        conn.execute("DELETE FROM skips")
+        for s in sorted([*classified.skips, *unreadable], key=lambda s: s.path):
+            conn.execute(
+                "INSERT OR REPLACE INTO skips(path, reason, size, mtime_ns) VALUES (?, ?, ?, ?)",
+                (s.path, s.reason, s.size, s.mtime_ns),
+            )
+        db.set_json(conn, "walk.pruned", classified.ignored_dirs)
+        db.set_json(conn, "derived", derived)
+        db.set_json(conn, "walk.sentinels", sentinels)
+        db.set_meta(conn, "links.version", str(LINKS_VERSION))
