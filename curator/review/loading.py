@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from textual import work
 from textual.screen import Screen
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from curator.review import entries as entries_mod
 from curator.review.entries import Entry
@@ -30,6 +30,18 @@ FIRST_MANIFESTS = 24
 MANIFEST_BATCH = 100
 
 
+def wait_for(event: threading.Event, worker: Worker[None]) -> bool:
+    """Wait for ``event`` however long it takes; False when the worker is cancelled first.
+
+    No time bound: on a loaded machine the first frame can take seconds, and a worker that
+    gave up waiting would load the validator while that frame is still being drawn. Each
+    event waited on this way is set by the UI thread for as long as the app runs."""
+    while not event.wait(0.05):
+        if worker.is_cancelled:
+            return False
+    return True
+
+
 class QueueLoading(Screen[None]):
     """The review screen's queue worker (the screen itself is ``QueueScreen``)."""
 
@@ -38,6 +50,7 @@ class QueueLoading(Screen[None]):
         preflighting: set[str]
         queue_entries: dict[str, Entry]
         painted: threading.Event
+        first_frame: threading.Event
 
         @property
         def review(self) -> ReviewApp: ...
@@ -71,8 +84,11 @@ class QueueLoading(Screen[None]):
         self.app.call_from_thread(self._listed, listed, first, select, painted)
         # Drawn before the rest is read: every worker here wants the one interpreter lock,
         # and the first paint of a long queue matters more than the rows below it.
-        painted.wait(timeout=5)
+        if not wait_for(painted, worker):
+            return
         if listed:
+            # The frame is done; its rows are drawn by now unless the table shows none (a
+            # terminal a few lines high), which must not hold the verdicts back for long.
             self.painted.wait(timeout=2)
         # Now the large manifests too, and the first ones that were too large before the paint.
         cap = review.settings.limits.max_proposal_bytes
@@ -126,6 +142,7 @@ class QueueLoading(Screen[None]):
     ) -> None:
         if self.closing:
             painted.set()
+            self.first_frame.set()
             return
         queue = self.queue
         known = queue.entries
@@ -142,6 +159,7 @@ class QueueLoading(Screen[None]):
 
         def drawn() -> None:
             painted.set()
+            self.first_frame.set()
             if not queue.row_count:
                 self.painted.set()  # drawn empty: nothing to wait for
 

@@ -28,7 +28,7 @@ from curator.review.detail import DetailPane
 from curator.review.diff_pane import DiffPane
 from curator.review.entries import Entry
 from curator.review.help import HelpScreen
-from curator.review.loading import QueueLoading
+from curator.review.loading import QueueLoading, wait_for
 from curator.review.preview import PreviewScreen
 from curator.review.queue_table import QueueTable
 from curator.review.status_line import StatusLine
@@ -122,6 +122,8 @@ class QueueScreen(QueueLoading, Decisions):
         """The queue's entries (the same dict the table holds), for the queue's worker to read."""
         self.painted = threading.Event()
         """Set once the queue's first rows are drawn (or it is drawn empty): the workers wait for it."""
+        self.first_frame = threading.Event()
+        """Set after the first frame of the listed queue is on the screen (not merely rendered)."""
         self._enabled: tuple[bool | None, ...] = ()
 
     @property
@@ -185,8 +187,11 @@ class QueueScreen(QueueLoading, Decisions):
         self.preflighting.add(ulid)
         try:
             # The queue's first frame, and what the highlight drew, come before any of this: the
-            # validator would hold the interpreter lock while the screen is being drawn.
-            self.painted.wait(timeout=5)
+            # validator would hold the interpreter lock while the screen is being drawn. Rows
+            # are rendered before the frame is on the screen: it is the frame that is waited for.
+            if not wait_for(self.first_frame, worker):
+                return
+            self.painted.wait(timeout=2)
             if shown is not None:
                 shown.wait(timeout=1)
             if worker.is_cancelled:
