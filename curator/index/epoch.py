@@ -24,6 +24,7 @@ from curator.errors import IndexError_, IndexUnwritable
 from curator.fsutil import fsync_dir, write_atomic
 from curator.index.chunker import CHUNKER_VERSION
 from curator.index.normalise import NORMALISATION_VERSION
+from curator.pids import alive
 
 POINTER = "CURRENT"
 EPOCHS = "epochs"
@@ -149,16 +150,6 @@ def mark_trusted(epoch: Epoch) -> None:
 LOCK = "writer.lock"
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 @contextlib.contextmanager
 def writer_lock(index_dir: str, wait_seconds: float = 60.0) -> Iterator[str | None]:
     """One indexer at a time per index; readers never take it.
@@ -190,7 +181,7 @@ def writer_lock(index_dir: str, wait_seconds: float = 60.0) -> Iterator[str | No
                 time.sleep(0.05)
         previous = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
         note = None
-        if previous.isdigit() and int(previous) != os.getpid() and not _alive(int(previous)):
+        if previous.isdigit() and int(previous) != os.getpid() and not alive(int(previous)):
             note = f"the indexer before this one (pid {previous}) was stopped before it finished; carrying on"
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)

@@ -23,15 +23,15 @@ removed only when it is provably Curator's own, and a lock git holds is never to
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import asdict, dataclass, field
 
 from curator import faults
 from curator.errors import GitLocked
-from curator.fsutil import remove_file, write_atomic
+from curator.fsutil import remove_file
 from curator.proposals.layout import EVENTS, PROPOSALS_DIR
 from curator.proposals.recovery import DECISION_JOURNAL as NAME
+from curator.proposals.recovery import clear_journal, read_journal, write_journal
 from curator.vault.discover import Vault
 
 
@@ -54,28 +54,16 @@ class Journal:
         return f"{PROPOSALS_DIR}/{self.proposal}/{EVENTS}"
 
     def save(self, vault: Vault) -> None:
-        write_atomic(path_of(vault), json.dumps(asdict(self), indent=1).encode("utf-8"))
-
-
-def path_of(vault: Vault) -> str:
-    return os.path.join(vault.git_dir, NAME)
+        write_journal(vault, NAME, asdict(self))
 
 
 def load(vault: Vault) -> Journal | None:
-    try:
-        with open(path_of(vault), encoding="utf-8") as f:
-            data = json.load(f)
-        return Journal(**data)
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError, TypeError):
-        # A journal cut short was never acted on: it is written before the branch moves.
-        remove_file(path_of(vault))
-        return None
+    """The journal of a decision being recorded (written before the branch moves)."""
+    return read_journal(vault, NAME, lambda data: Journal(**data))
 
 
 def clear(vault: Vault) -> None:
-    remove_file(path_of(vault))
+    clear_journal(vault, NAME)
 
 
 def index_entry(vault: Vault, path: str) -> list[str | int] | None:

@@ -4,15 +4,15 @@ store, so nothing depends on the work tree surviving."""
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from curator import output
 from curator.errors import WriteRefused
 from curator.fsutil import remove_file, tmp_leftovers, write_atomic, write_many
 from curator.proposals.recovery import APPLY_JOURNAL as NAME
+from curator.proposals.recovery import clear_journal, read_journal, write_journal
 from curator.vault.discover import Vault
 
 
@@ -48,29 +48,21 @@ class Journal:
             "steps": [asdict(s) for s in self.steps],
             "index_lock": self.index_lock,
         }
-        write_atomic(path_of(vault), json.dumps(data, indent=1).encode("utf-8"))
+        write_journal(vault, NAME, data)
 
 
-def path_of(vault: Vault) -> str:
-    return os.path.join(vault.git_dir, NAME)
-
-
-def load(vault: Vault) -> Journal | None:
-    try:
-        with open(path_of(vault), encoding="utf-8") as f:
-            data = json.load(f)
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError):
-        # A journal cut short was never acted on: the apply writes it before anything else.
-        remove_file(path_of(vault))
-        return None
+def _journal(data: dict[str, Any]) -> Journal:
     steps = [Step(**s) for s in data["steps"]]
     return Journal(data["proposal"], data["head"], data["commit"], steps, data.get("index_lock"))
 
 
+def load(vault: Vault) -> Journal | None:
+    """The journal of an apply under way (written before anything else)."""
+    return read_journal(vault, NAME, _journal)
+
+
 def clear(vault: Vault) -> None:
-    remove_file(path_of(vault))
+    clear_journal(vault, NAME)
 
 
 def blob_bytes(vault: Vault, oid: str | None) -> bytes | None:

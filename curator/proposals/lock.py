@@ -7,17 +7,8 @@ import os
 from collections.abc import Iterator
 
 from curator.errors import GitLocked
+from curator.pids import alive
 from curator.vault.discover import Vault
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 @contextlib.contextmanager
@@ -32,7 +23,7 @@ def vault_lock(vault: Vault, what: str) -> Iterator[None]:
                     pid = int(f.read().split()[0])
             except (OSError, ValueError, IndexError):
                 pid = -1
-            if pid > 0 and not _alive(pid):
+            if pid > 0 and not alive(pid):
                 # The holder died (kill -9): its journal, if any, is recovered under our lock.
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(path)

@@ -18,9 +18,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 # Code points HFS+ ignores when it compares names (git's protectHFS list): on a Mac
 # ".git\u200c" is ".git".
-_HFS_IGNORED = frozenset(
-    [0x200C, 0x200D, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x206A, 0x2070), 0xFEFF]
-)
+_HFS_IGNORED = frozenset([0x200C, 0x200D, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x206A, 0x2070), 0xFEFF])
 
 
 def same_as(part: str, name: str) -> bool:

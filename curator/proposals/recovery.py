@@ -9,9 +9,15 @@ and whoever gets it first finishes or undoes the work (``vault_lock`` does that)
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+from curator.fsutil import remove_file, write_atomic
 from curator.vault.discover import Vault
+
+T = TypeVar("T")
 
 APPLY_JOURNAL = "curator-apply.json"
 PROPOSE_JOURNAL = "curator-propose.json"
@@ -22,8 +28,37 @@ DECISION_JOURNAL = "curator-decision.json"
 WAIT_SECONDS = 30.0
 
 
+def journal_path(vault: Vault, name: str) -> str:
+    return os.path.join(vault.git_dir, name)
+
+
+def write_journal(vault: Vault, name: str, data: dict[str, Any]) -> None:
+    write_atomic(journal_path(vault, name), json.dumps(data, indent=1).encode("utf-8"))
+
+
+def read_journal(vault: Vault, name: str, build: Callable[[dict[str, Any]], T]) -> T | None:
+    """The journal ``name`` as ``build`` makes it from the saved record, or None when there is none.
+
+    One that cannot be read whole was cut short by a kill while it was being written, and
+    every journal is written before anything it names is done: it was never acted on, and
+    it is removed."""
+    path = journal_path(vault, name)
+    try:
+        with open(path, encoding="utf-8") as f:
+            return build(json.load(f))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        remove_file(path)
+        return None
+
+
+def clear_journal(vault: Vault, name: str) -> None:
+    remove_file(journal_path(vault, name))
+
+
 def pending(vault: Vault) -> bool:
-    return any(os.path.exists(os.path.join(vault.git_dir, n)) for n in (APPLY_JOURNAL, PROPOSE_JOURNAL, DECISION_JOURNAL))
+    return any(os.path.exists(journal_path(vault, n)) for n in (APPLY_JOURNAL, PROPOSE_JOURNAL, DECISION_JOURNAL))
 
 
 def ensure(vault: Vault) -> None:
@@ -63,11 +98,11 @@ def recover(vault: Vault) -> list[str]:
     if applied:
         done.append(applied)
     done.extend(stage.recover(vault))
-    from curator.fsutil import remove_file, tmp_leftovers
+    from curator.fsutil import tmp_leftovers
 
     for name in (APPLY_JOURNAL, PROPOSE_JOURNAL, DECISION_JOURNAL):
         # A kill inside write_atomic leaves its temp file beside the journal.
-        for left in tmp_leftovers(os.path.join(vault.git_dir, name)):
+        for left in tmp_leftovers(journal_path(vault, name)):
             remove_file(left)
             done.append(f"removed {os.path.basename(left)}, left in .git by an interrupted Curator")
     return done

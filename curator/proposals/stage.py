@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import json
 import os
 import shutil
 import stat
@@ -30,7 +29,7 @@ from typing import TYPE_CHECKING
 from curator import faults
 from curator.errors import UsageError
 from curator.fsutil import fsync_dir, remove_file, write_atomic
-from curator.proposals import store
+from curator.proposals import recovery, store
 from curator.proposals.layout import DIFF, FILES, MANIFEST, PROPOSALS_DIR
 from curator.proposals.manifest import Author, Change, Manifest
 from curator.proposals.paths import UnsafePath, checked_join, escape_reason
@@ -294,24 +293,20 @@ def _restore(vault: Vault, r: Restore) -> None:
         write_atomic(full, _restore_bytes(vault, r), 0o755 if r.mode == 0o100755 else None, within=vault.root)
 
 
-def _journal_path(vault: Vault) -> str:
-    return os.path.join(vault.git_dir, JOURNAL)
-
-
 def _save_journal(vault: Vault, ulid: str, restores: list[Restore]) -> None:
     data = {
         "proposal": ulid,
         "restores": [{"path": r.path, "edited": r.edited, "restore": r.restore, "mode": r.mode} for r in restores],
     }
-    write_atomic(_journal_path(vault), json.dumps(data, indent=1).encode("utf-8"))
+    recovery.write_journal(vault, JOURNAL, data)
 
 
 def clear_journal(vault: Vault) -> None:
-    remove_file(_journal_path(vault))
+    recovery.clear_journal(vault, JOURNAL)
 
 
 def journal_exists(vault: Vault) -> bool:
-    return os.path.exists(_journal_path(vault))
+    return os.path.exists(recovery.journal_path(vault, JOURNAL))
 
 
 def recover(vault: Vault) -> list[str]:
@@ -319,16 +314,15 @@ def recover(vault: Vault) -> list[str]:
     import pygit2
 
     done: list[str] = []
-    try:
-        with open(_journal_path(vault), encoding="utf-8") as f:
-            data = json.load(f)
-        ulid = str(data["proposal"])
-        restores = [Restore(r["path"], r["edited"], r["restore"], r["mode"]) for r in data["restores"]]
-    except FileNotFoundError:
-        data = None
-    except (OSError, ValueError, KeyError, TypeError):
-        # Cut short while being written: nothing was staged or restored after it.
-        data = None
+    data = recovery.read_journal(
+        vault,
+        JOURNAL,
+        lambda d: (
+            str(d["proposal"]),
+            [Restore(r["path"], r["edited"], r["restore"], r["mode"]) for r in d["restores"]],
+        ),
+    )
+    ulid, restores = data if data is not None else ("", [])
     root = _real_proposals_dir(vault)
     if data is not None and root and os.path.isdir(os.path.join(root, ulid)) and escape_reason(ulid) is None:
         left = []
