@@ -127,3 +127,25 @@ def test_sigkill_during_a_real_apply_never_leaves_a_lock(vault: GitVault, tmp_pa
     assert status in ("pending", "applied")
     assert not (vault.root / ".git" / "index.lock").exists()
     assert vault.git("add", "-A", "--dry-run").returncode == 0
+
+
+@pytest.mark.parametrize("name", ["curator-apply.json", "curator-propose.json", "curator-decision.json"])
+@pytest.mark.parametrize(
+    "record",
+    ["{", '{"proposal": "01J00000000000000000000000"}', "[1, 2]", '{"steps": 7}'],
+    ids=["cut", "fields", "list", "types"],
+)
+def test_a_journal_that_cannot_be_read_whole_is_removed_and_nothing_else_changes(
+    vault: GitVault, name: str, record: str
+) -> None:
+    """Every journal is written before anything it names is done: one that is not whole was never acted on."""
+    before = vault.git("status", "--porcelain").stdout
+    head = vault.git("rev-parse", "HEAD").stdout
+    journal = vault.root / ".git" / name
+    journal.write_text(record, encoding="utf-8")
+    nxt = run_process("--vault", vault.root, "--json", "proposals", "--all")
+    assert nxt.returncode == 0, nxt.stderr
+    assert "Traceback" not in nxt.stderr
+    assert not journal.exists()
+    assert vault.git("status", "--porcelain").stdout == before
+    assert vault.git("rev-parse", "HEAD").stdout == head
