@@ -8,7 +8,10 @@ an older one (the peer), one fresh index each on the same vault, side by side.
 80c2144^ | tar -x -C DIR``), run with this checkout's virtual environment. Each side gets
 its own empty index folder; the machine's load average is printed beside each run, since
 the figures move with what else the machine is doing; CPU seconds (the index process and
-its workers) move much less.
+its workers) move much less. They are read from ``/proc`` every half second for the
+index process and every process under it, since ``RUSAGE_CHILDREN`` misses workers that
+their parent never waits for (an older checkout's figure came out at less than half of
+its real cost that way).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -39,11 +43,57 @@ def subset(vault: Path, keep: int) -> int:
     return keep
 
 
-def _children_cpu() -> float:
-    import resource
+TICKS = os.sysconf("SC_CLK_TCK")
 
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+
+def _processes() -> dict[int, tuple[int, float]]:
+    """Every process: pid -> (parent pid, CPU seconds so far)."""
+    out: dict[int, tuple[int, float]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
+                rest = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        out[int(entry)] = (int(rest[1]), (int(rest[11]) + int(rest[12])) / TICKS)
+    return out
+
+
+class TreeCPU:
+    """CPU seconds of a process and everything under it, sampled from /proc until stopped."""
+
+    def __init__(self, root: int) -> None:
+        self.root = root
+        self.seen: dict[int, float] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        procs = _processes()
+        tree = {self.root}
+        grew = True
+        while grew:
+            grew = False
+            for pid, (ppid, _cpu) in procs.items():
+                if ppid in tree and pid not in tree:
+                    tree.add(pid)
+                    grew = True
+        for pid in tree:
+            if pid in procs:
+                self.seen[pid] = max(self.seen.get(pid, 0.0), procs[pid][1])
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.5):
+            self._sample()
+
+    def stop(self) -> float:
+        self._sample()
+        self._stop.set()
+        self._thread.join()
+        return sum(self.seen.values())
 
 
 def first_index(code: Path, vault: Path) -> dict[str, float | int | str]:
@@ -51,19 +101,21 @@ def first_index(code: Path, vault: Path) -> dict[str, float | int | str]:
     env["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="curator-bench-cache-")
     env.pop("CURATOR_EMBEDDER", None)
     load = os.getloadavg()[0]
-    cpu = _children_cpu()
     start = time.perf_counter()
-    r = subprocess.run(
+    proc = subprocess.Popen(
         [sys.executable, "-m", "curator", "--vault", str(vault), "--json", "index"],
         env=env,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
     )
+    tree = TreeCPU(proc.pid)
+    out, err = proc.communicate()
     seconds = time.perf_counter() - start
-    cpu = _children_cpu() - cpu
-    if r.returncode != 0:
-        sys.exit(f"{code}: curator index failed ({r.returncode}): {r.stderr[-2000:]}")
-    report = json.loads(r.stdout)
+    cpu = tree.stop()
+    if proc.returncode != 0:
+        sys.exit(f"{code}: curator index failed ({proc.returncode}): {err[-2000:]}")
+    report = json.loads(out)
     return {
         "seconds": seconds,
         "cpu": cpu,
