@@ -1,7 +1,7 @@
 """First hybrid index of the powershell-docs tree with the local model: this checkout beside
 an older one (the peer), one fresh index each on the same vault, side by side.
 
-    python benchmarks/first_hybrid_powershell.py [--files 300] [--peer DIR] [--rounds 1]
+    python benchmarks/first_hybrid_powershell.py [--files 300] [--peer DIR [--peer-only]] [--rounds 1]
 
 ``--files N`` keeps the first N markdown files in path order (a fixed subset; 0 = the whole
 3,112-file tree). ``--peer DIR`` is an older checkout of Curator (e.g. ``git archive
@@ -130,11 +130,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--files", type=int, default=300, help="first N markdown files (0: the whole tree)")
     ap.add_argument("--peer", type=Path, help="an older checkout of Curator to run beside this one")
+    ap.add_argument("--peer-only", action="store_true", help="run the peer alone (the whole tree takes hours)")
     ap.add_argument("--rounds", type=int, default=1)
     args = ap.parse_args()
     vault = powershell_vault()
     files = subset(vault, args.files) if args.files else sum(1 for p in vault.rglob("*") if ".git" not in p.parts)
-    sides = [("this checkout", ROOT)] + ([(f"peer {args.peer}", args.peer)] if args.peer else [])
+    sides = [] if args.peer_only and args.peer else [("this checkout", ROOT)]
+    sides += [(f"peer {args.peer}", args.peer)] if args.peer else []
     print(f"vault: {files} files ({'first ' + str(args.files) + ' markdown files' if args.files else 'whole tree'})")
     for r in range(args.rounds):
         for name, code in sides:
