@@ -117,33 +117,64 @@ def _bf16(model: Any, key: str | None, texts: list[str]) -> Any:
     torch's CPU autocast (the earlier bf16 path) casts every activation to bf16 before each
     product and back after: a fifth of the time went to those copies. Converting the weights
     once and staying in bf16 does away with them; the sums of pooling stay in fp32, where
-    bfloat16's 8-bit mantissa would lose the small terms of a 256-token mean."""
+    bfloat16's 8-bit mantissa would lose the small terms of a 256-token mean.
+
+    Batches run side by side, one per free core, each on one torch thread (torch lets go
+    of the interpreter lock inside its kernels). Splitting one product over two threads
+    does not pay (a 2-core VM: one thread 46 passages per CPU-second, two threads 21), but
+    two batches at once on the two cores do (see ``lanes``). Each batch is computed as it
+    would be alone, so the vectors are the same bytes however many run at once."""
     import torch
 
-    # Half the free cores: bfloat16 products run on a unit each physical core has once, and
-    # virtual machines often show both hyperthreads of a core as cores. Measured on a 2-core
-    # VM under load: one thread 46 passages per CPU-second, two threads 21.
-    torch.set_num_threads(max(1, threads() // 2))
+    torch.set_num_threads(1)
     transformer = _bf16_model(model, key)
-    out = []
+    # Tokenised here, one batch after another: a fast tokenizer shared by threads refuses
+    # to be used by two at once ("Already borrowed").
+    batches = [model.preprocess(texts[i : i + BF16_BATCH]) for i in range(0, len(texts), BF16_BATCH)]
+
+    def forward(features: dict[str, Any]) -> Any:
+        with torch.inference_mode():  # per thread: the mode does not carry into a pool's threads
+            hidden = transformer(
+                input_ids=features["input_ids"],
+                attention_mask=features["attention_mask"],
+                token_type_ids=features.get("token_type_ids"),
+            ).last_hidden_state.float()
+            mask = features["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+            pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+            return torch.nn.functional.normalize(pooled, dim=1)
+
+    n = min(lanes(), len(batches))
     try:
-        with torch.inference_mode():
-            for i in range(0, len(texts), BF16_BATCH):
-                features = model.preprocess(texts[i : i + BF16_BATCH])
-                hidden = transformer(
-                    input_ids=features["input_ids"],
-                    attention_mask=features["attention_mask"],
-                    token_type_ids=features.get("token_type_ids"),
-                ).last_hidden_state.float()
-                mask = features["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-                pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
-                out.append(torch.nn.functional.normalize(pooled, dim=1))
+        if n <= 1:
+            out = [forward(b) for b in batches]
+        else:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(n, thread_name_prefix="curator-bf16") as pool:
+                out = list(pool.map(forward, batches))
     except RuntimeError as e:  # a torch build without bf16 kernels for this CPU
         raise EmbedderError(
             f"the local model cannot run in bf16 here ({e})",
             hint="set embedder.runtime: fp32 in .kp/config.yaml and run `curator index rebuild`",
         ) from None
     return torch.cat(out).numpy() if out else torch.zeros((0, 0)).numpy()
+
+
+def lanes() -> int:
+    """Batches of the bf16 path run at once: one per free core (``curator.cores.threads``),
+    halved where the kernel says two of those cores are hyperthreads of one physical core
+    (they share the one unit that computes bfloat16 products)."""
+    n = threads()
+    return max(1, n // 2) if _hyperthreaded() else n
+
+
+def _hyperthreaded() -> bool:
+    try:
+        with open("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", encoding="ascii") as f:
+            siblings = f.read().strip()
+    except OSError:
+        return False
+    return "," in siblings or "-" in siblings
 
 
 def _bf16_autocast(model: Any, texts: list[str]) -> Any:

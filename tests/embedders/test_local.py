@@ -186,6 +186,40 @@ def test_bf16_is_its_own_epoch_and_agrees_with_the_numpy_path(monkeypatch) -> No
     assert np.abs(a - b).max() > 1e-6  # a different numeric path, not the same one twice
 
 
+def test_bf16_batches_run_side_by_side_and_give_the_bytes_of_one_at_a_time(monkeypatch) -> None:
+    """One batch per free core at once (a first index on 2 cores used one of them); each
+    batch is computed as it would be alone, so the vectors do not depend on how many ran."""
+    import threading
+
+    from curator.embedders import base, local
+
+    monkeypatch.setattr(base, "cpu_has_bf16", lambda: True)
+    spec = resolve(Settings())
+    texts = [f"Note {i}: " + "readers, writers and the write-ahead log. " * (i % 9 + 1) for i in range(5 * 16 + 3)]
+    embedder = create(spec)
+    real = local._bf16_model
+    ran_on: set[str] = set()
+
+    def recording(model, key):  # type: ignore[no-untyped-def]
+        transformer = real(model, key)
+
+        def forward(**kw):  # type: ignore[no-untyped-def]
+            ran_on.add(threading.current_thread().name)
+            return transformer(**kw)
+
+        return forward
+
+    monkeypatch.setattr(local, "_bf16_model", recording)
+    monkeypatch.setattr(local, "lanes", lambda: 1)
+    alone = embedder.embed(texts)
+    assert ran_on == {threading.current_thread().name}
+    ran_on.clear()
+    monkeypatch.setattr(local, "lanes", lambda: 3)
+    together = embedder.embed(texts)
+    assert len(ran_on) > 1 and all(name.startswith("curator-bf16") for name in ran_on), ran_on
+    assert together == alone
+
+
 def test_bf16_asked_on_a_cpu_without_it_falls_back_to_fp32_with_one_line(vault: GitVault, cli, monkeypatch) -> None:
     from curator.embedders import base
 
