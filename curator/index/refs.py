@@ -43,6 +43,8 @@ def why_not_a_note(vault: Vault, settings: Settings, path: str) -> str | None:
         return "the path is inside .kp/ (Curator's proposals and config), not a note"
     if not matches(path, settings.notes.include):
         return "not a note (outside notes.include)"
+    if matches(path, settings.notes.exclude):
+        return "not a note (kept out by notes.exclude)"
     parts = path.split("/")
     for i in range(1, len(parts) + 1):
         prefix = "/".join(parts[:i])
@@ -83,6 +85,9 @@ def resolve(vault: Vault, settings: Settings, ref: str, conn: apsw.Connection | 
     escape = escape_reason(candidate)
     if escape and not found:
         raise UsageError(f"{ref!r} is not a note of the vault: {escape}", hint="refs name notes inside the vault")
+    if not found and os.path.lexists(vault.abspath(candidate)):
+        # A file of the vault that is not a note (kept out, not markdown, a folder, a symlink): say why.
+        raise UsageError(f"{ref!r} is not a note of the vault: {direct}", hint="refs name notes inside the vault")
     if refused:
         raise NotFound(f"{ref!r} names no readable note ({'; '.join(refused)})", hint="run `curator index`")
     if conn is None:

@@ -86,3 +86,18 @@ def test_notes_are_still_read_by_every_kind_of_ref(indexed: GitVault, cli) -> No
 def test_an_empty_ref_is_a_usage_error(indexed: GitVault, cli) -> None:
     r = cli("--vault", indexed.root, "read", "  ")
     assert r.code == 2 and "empty" in r.err
+
+
+@pytest.mark.parametrize("command", ["read", "relate"])
+@pytest.mark.parametrize("ref", ["private/diary.md", ".trash/old.md", "./private/diary.md"])
+def test_a_file_notes_exclude_keeps_out_is_not_a_note_to_read(vault: GitVault, cli, command: str, ref: str) -> None:
+    """notes.exclude keeps folders out of Curator: not indexed, and not readable by path either
+    (an agent's kp_read goes through the same check)."""
+    vault.write(".kp/config.yaml", 'notes:\n  exclude: [".github/", ".obsidian/", ".trash/", "private/"]\n')
+    vault.write("private/diary.md", f"# Diary\n\n{SECRET}\n")
+    vault.write(".trash/old.md", f"# Old\n\n{SECRET}\n")
+    vault.commit("excluded folders")
+    r = cli("--vault", vault.root, command, ref)
+    assert r.code == 2, r
+    assert SECRET not in r.out and "notes.exclude" in r.err, r
+    assert "Traceback" not in r.err
