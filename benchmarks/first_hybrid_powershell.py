@@ -102,9 +102,12 @@ def first_index(code: Path, vault: Path) -> dict[str, float | int | str]:
     env.pop("CURATOR_EMBEDDER", None)
     load = os.getloadavg()[0]
     start = time.perf_counter()
+    # Run from the vault: `python -m` puts the working folder first on sys.path, and run
+    # from a checkout it would import that checkout's curator whatever PYTHONPATH says.
     proc = subprocess.Popen(
         [sys.executable, "-m", "curator", "--vault", str(vault), "--json", "index"],
         env=env,
+        cwd=vault,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
