@@ -11,7 +11,7 @@ from ruamel.yaml import YAML
 
 from curator.proposals.sources import unified
 from curator.vault.identity import new_ulid
-from tests.conftest import GitVault
+from tests.conftest import GitVault, note
 
 
 def head_blob(vault: GitVault, path: str) -> tuple[str, bytes]:
@@ -87,3 +87,24 @@ def created(path: str, content: str | bytes, kp_id: str | None = None) -> tuple[
 
 def tree_snapshot(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def user_work(v: GitVault) -> None:
+    """A person's work in progress: a staged edit, an unstaged edit and an untracked file."""
+    v.write("notes/staged.md", note("kp:01J00000000000000000STAGED", "Staged"))
+    v.write("notes/unstaged.md", note("kp:01J0000000000000000UNSTAGE", "Unstaged"))
+    v.commit("more")
+    v.write("notes/staged.md", note("kp:01J00000000000000000STAGED", "Staged", "a staged edit"))
+    v.git("add", "notes/staged.md")
+    v.write("notes/unstaged.md", note("kp:01J0000000000000000UNSTAGE", "Unstaged", "an unstaged edit"))
+    v.write("scratch.txt", "untracked scratch")
+
+
+def user_state(v: GitVault) -> tuple[str, str, str, bytes]:
+    """What ``user_work`` left, to compare after Curator has run: it must be exactly the same."""
+    return (
+        v.git("diff", "--cached", "--", "notes/staged.md").stdout,
+        v.git("diff", "--", "notes/unstaged.md").stdout,
+        v.git("show", ":notes/unstaged.md").stdout,
+        (v.root / "scratch.txt").read_bytes(),
+    )

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from curator.vault.identity import mint
-from tests.builders import created, delete, make_proposal, modify
-from tests.conftest import GitVault, note, run_process
+from tests.builders import created, delete, make_proposal, modify, user_state, user_work
+from tests.conftest import GitVault, run_process
 
 
 def _proposal(v: GitVault) -> str:
@@ -18,29 +18,9 @@ def _proposal(v: GitVault) -> str:
     return make_proposal(v, [c1, c2, c3], diff=d1 + d2, files=f3, title="Edit alpha, drop beta, add gamma")
 
 
-def _user_work(v: GitVault) -> None:
-    v.write("notes/staged.md", note("kp:staged", "Staged"))
-    v.git("add", "notes/staged.md")
-    v.write("notes/unstaged.md", note("kp:unstaged", "Unstaged"))
-    v.commit("more")
-    v.write("notes/staged.md", note("kp:staged", "Staged", "a staged edit"))
-    v.git("add", "notes/staged.md")
-    v.write("notes/unstaged.md", note("kp:unstaged", "Unstaged", "an unstaged edit"))
-    v.write("scratch.txt", "untracked scratch")
-
-
-def _user_state(v: GitVault) -> tuple[str, str, str, bytes]:
-    return (
-        v.git("diff", "--cached", "--", "notes/staged.md").stdout,
-        v.git("diff", "--", "notes/unstaged.md").stdout,
-        v.git("show", ":notes/unstaged.md").stdout,
-        (v.root / "scratch.txt").read_bytes(),
-    )
-
-
 def test_apply_commits_exactly_the_touched_paths(vault: GitVault, cli) -> None:
-    _user_work(vault)
-    before = _user_state(vault)
+    user_work(vault)
+    before = user_state(vault)
     pid = _proposal(vault)
     head = vault.git("rev-parse", "HEAD").stdout.strip()
     r = cli("--vault", vault.root, "--json", "apply", pid, "--yes")
@@ -59,7 +39,7 @@ def test_apply_commits_exactly_the_touched_paths(vault: GitVault, cli) -> None:
     assert [e["event"] for e in events] == ["applied"]
     assert "Second line, edited." in vault.read("notes/alpha.md")
     assert not (vault.root / "notes/beta.md").exists()
-    assert _user_state(vault) == before
+    assert user_state(vault) == before
     status = vault.status()
     assert "notes/alpha.md" not in status and "gamma" not in status and "beta" not in status
     again = cli("--vault", vault.root, "apply", pid, "--yes")
@@ -129,8 +109,8 @@ POINTS = [
 
 @pytest.mark.parametrize("point", POINTS)
 def test_killed_apply_leaves_the_vault_unchanged_or_fully_applied(vault: GitVault, point: str) -> None:
-    _user_work(vault)
-    before_user = _user_state(vault)
+    user_work(vault)
+    before_user = user_state(vault)
     pid = _proposal(vault)
     head = vault.git("rev-parse", "HEAD").stdout.strip()
     notes_before = {n: (vault.root / n).read_bytes() for n in ("notes/alpha.md", "notes/beta.md")}
@@ -152,7 +132,7 @@ def test_killed_apply_leaves_the_vault_unchanged_or_fully_applied(vault: GitVaul
         assert not (vault.root / "notes/beta.md").exists() and (vault.root / "notes/gamma.md").exists()
         touched = vault.git("status", "--porcelain", "--", "notes/alpha.md", "notes/beta.md", "notes/gamma.md").stdout
         assert touched == ""
-    assert _user_state(vault) == before_user
+    assert user_state(vault) == before_user
     assert not (vault.root / ".git" / "curator-apply.json").exists()
     assert not (vault.root / ".git" / "curator.lock").exists()
     assert not (vault.root / ".git" / "index.lock").exists()
@@ -161,7 +141,7 @@ def test_killed_apply_leaves_the_vault_unchanged_or_fully_applied(vault: GitVaul
     if status == "pending":
         done = run_process("--vault", vault.root, "apply", pid, "--yes")
         assert done.returncode == 0, done.stderr
-        assert _user_state(vault) == before_user
+        assert user_state(vault) == before_user
 
 
 def test_no_commit_applies_to_the_work_tree_only(vault: GitVault, cli) -> None:

@@ -12,8 +12,8 @@ import subprocess
 
 import pytest
 
-from tests.builders import make_proposal, modify
-from tests.conftest import GitVault, note, run_process
+from tests.builders import make_proposal, modify, user_state, user_work
+from tests.conftest import GitVault, run_process
 
 POINTS = [
     "decide:after-journal",  # the commit exists; the branch has not moved
@@ -22,25 +22,6 @@ POINTS = [
     "decide:index-locked",  # Curator's own .git/index.lock is in place
     "decide:after-index",  # all done but the journal
 ]
-
-
-def _user_work(v: GitVault) -> None:
-    v.write("notes/staged.md", note("kp:01J00000000000000000STAGED", "Staged"))
-    v.write("notes/unstaged.md", note("kp:01J0000000000000000UNSTAGE", "Unstaged"))
-    v.commit("more")
-    v.write("notes/staged.md", note("kp:01J00000000000000000STAGED", "Staged", "a staged edit"))
-    v.git("add", "notes/staged.md")
-    v.write("notes/unstaged.md", note("kp:01J0000000000000000UNSTAGE", "Unstaged", "an unstaged edit"))
-    v.write("scratch.txt", "untracked scratch")
-
-
-def _user_state(v: GitVault) -> tuple[str, str, str, bytes]:
-    return (
-        v.git("diff", "--cached", "--", "notes/staged.md").stdout,
-        v.git("diff", "--", "notes/unstaged.md").stdout,
-        v.git("show", ":notes/unstaged.md").stdout,
-        (v.root / "scratch.txt").read_bytes(),
-    )
 
 
 def _proposal(v: GitVault, committed: bool) -> str:
@@ -60,8 +41,8 @@ CASES = [(p, True) for p in POINTS[:-1]] + [("decide:after-commit", False)]
     ("point", "committed"), CASES, ids=[f"{p}-{'committed' if c else 'untracked'}" for p, c in CASES]
 )
 def test_a_killed_rejection_is_finished_or_was_never_made(vault: GitVault, point: str, committed: bool) -> None:
-    _user_work(vault)
-    before = _user_state(vault)
+    user_work(vault)
+    before = user_state(vault)
     pid = _proposal(vault, committed)
     head = vault.git("rev-parse", "HEAD").stdout.strip()
     r = run_process("--vault", vault.root, "reject", pid, "--reason", "not now", env={"CURATOR_FAULT": point})
@@ -82,7 +63,7 @@ def test_a_killed_rejection_is_finished_or_was_never_made(vault: GitVault, point
     assert left == (
         "" if status == "rejected" or committed else f"?? {folder}/changes.diff\n?? {folder}/proposal.yaml\n"
     )
-    assert _user_state(vault) == before
+    assert user_state(vault) == before
     for name in ("curator-decision.json", "curator.lock", "index.lock", "curator-index.new"):
         assert not (vault.root / ".git" / name).exists(), name
     assert [p.name for p in (vault.root / folder).iterdir() if p.name.startswith(".")] == []
@@ -91,13 +72,13 @@ def test_a_killed_rejection_is_finished_or_was_never_made(vault: GitVault, point
     if status == "pending":
         again = run_process("--vault", vault.root, "reject", pid, "--reason", "not now")
         assert again.returncode == 0, again.stderr
-        assert _user_state(vault) == before
+        assert user_state(vault) == before
 
 
 def test_a_commit_git_makes_over_an_interrupted_decision_waits_for_it(vault: GitVault, cli) -> None:
     """`git commit -a` right after the kill would commit the old record over the decision: the hook
     stops it (git holds the index, so Curator cannot finish yet), and the next command finishes."""
-    _user_work(vault)
+    user_work(vault)
     pid = _proposal(vault, committed=True)
     assert cli("--vault", vault.root, "hooks", "install").code == 0
     r = run_process(
