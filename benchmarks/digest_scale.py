@@ -11,12 +11,12 @@ Each digest is timed two ways, interleaved run by run, medians of --runs:
 beside a peer run on the same index in the same loop: a `curator search` process.
 Each run's staged proposal is removed before the next, so every run stages one.
 
-    python benchmarks/digest_scale.py [--runs 5] [--embedder none|local|fake] [--subset N] [--new 1000]
+    python benchmarks/digest_scale.py [--runs 5] [--embedder none|local|fake] [--subset N] [--new 1000] [--keep]
 
 `none` (the default) is the lexical path on the whole tree: BM25 to now.md's terms.
-`local` embeds with all-MiniLM-L6-v2 on the CPU, about an hour for the whole tree's
-60,000 passages on two cores: pass `--subset 300` to keep the first 300 files (sorted by
-path) and say so. The 1,000 new notes are generated from a fixed seed: PowerShell
+`local` embeds with all-MiniLM-L6-v2 on the CPU, some 8 minutes for the whole tree's
+60,000 passages on two free cores: pass `--subset 300` to keep the first 300 files (sorted
+by path) and say so. The 1,000 new notes are generated from a fixed seed: PowerShell
 sentences, tags from a small set, `created` dates inside the new window.
 """
 

@@ -9,11 +9,25 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import pytest
+
 
 def vector(text: str, dims: int) -> list[float]:
     digest = hashlib.sha256(text.encode()).digest()
     raw = [b / 255.0 - 0.5 for b in (digest * (dims // len(digest) + 1))[:dims]]
     return raw
+
+
+def use_openai(
+    monkeypatch: pytest.MonkeyPatch, port: int, model: str = "text-embedding-x", key: str | None = None
+) -> None:
+    """Point Curator's embedder at an OpenAI-compatible server on loopback ``port`` (8 dims)."""
+    monkeypatch.setenv("CURATOR_EMBEDDER", "openai")
+    monkeypatch.setenv("CURATOR_EMBED_BASE_URL", f"http://127.0.0.1:{port}/v1")
+    monkeypatch.setenv("CURATOR_EMBED_MODEL", model)
+    monkeypatch.setenv("CURATOR_EMBED_DIMS", "8")
+    if key is not None:
+        monkeypatch.setenv("CURATOR_EMBED_API_KEY", key)
 
 
 class EmbeddingServer:

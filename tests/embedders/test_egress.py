@@ -11,7 +11,7 @@ import json
 import pytest
 
 from tests.conftest import GitVault, note
-from tests.embedders.fakeserver import EmbeddingServer
+from tests.embedders.fakeserver import EmbeddingServer, use_openai
 
 LONG_LINE = "filler " * 700 + "and the key AKIAIOSFODNN7EXAMPLE at the end"
 KEY_BODY = [
@@ -37,10 +37,7 @@ NEEDLES = ("AIzaSy", "hf_AbCd", "npm_AbCd", "AKIAIOSFODNN7EXAMPLE", *(line[:24] 
 @pytest.fixture
 def remote(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     with EmbeddingServer(dims=8) as srv:
-        monkeypatch.setenv("CURATOR_EMBEDDER", "openai")
-        monkeypatch.setenv("CURATOR_EMBED_BASE_URL", f"http://127.0.0.1:{srv.port}/v1")
-        monkeypatch.setenv("CURATOR_EMBED_MODEL", "text-embedding-x")
-        monkeypatch.setenv("CURATOR_EMBED_DIMS", "8")
+        use_openai(monkeypatch, srv.port)
         yield srv
 
 

@@ -11,7 +11,7 @@ from curator.embedders.http import Rejected
 from curator.errors import EmbedderError
 from curator.settings import EmbedderSettings, Settings
 from tests.conftest import GitVault, note
-from tests.embedders.fakeserver import EmbeddingServer, unpack, vector
+from tests.embedders.fakeserver import EmbeddingServer, unpack, use_openai, vector
 
 
 def _settings(**kw: object) -> Settings:
@@ -95,10 +95,7 @@ def test_index_with_remote_embedder_withholds_secrets_and_counts_usage(vault: Gi
     vault.write("notes/deploy.md", SECRET_NOTE)
     vault.commit("deploy")
     with EmbeddingServer(dims=8) as srv:
-        monkeypatch.setenv("CURATOR_EMBEDDER", "openai")
-        monkeypatch.setenv("CURATOR_EMBED_BASE_URL", f"http://127.0.0.1:{srv.port}/v1")
-        monkeypatch.setenv("CURATOR_EMBED_MODEL", "text-embedding-x")
-        monkeypatch.setenv("CURATOR_EMBED_DIMS", "8")
+        use_openai(monkeypatch, srv.port)
         r = cli("--vault", vault.root, "--json", "index")
         assert r.code == 0, r
         report = json.loads(r.out)

@@ -20,7 +20,7 @@ from curator.index.chunker import chunk
 from curator.locations import default_index_dir
 from curator.vault.note import parse
 from tests.conftest import GitVault
-from tests.embedders.fakeserver import EmbeddingServer
+from tests.embedders.fakeserver import EmbeddingServer, use_openai
 from tests.librarian.conftest import CLOCK, staged_digest
 
 NEW_NOW = """---
@@ -119,11 +119,7 @@ def test_an_embedder_that_went_down_after_indexing_ranks_by_bm25_and_says_so(
     dvault.git("rm", "-q", "--cached", "now.md")
     dvault.commit("ignore now.md")
     with EmbeddingServer(dims=8) as server:
-        monkeypatch.setenv("CURATOR_EMBEDDER", "openai")
-        monkeypatch.setenv("CURATOR_EMBED_BASE_URL", f"http://127.0.0.1:{server.port}/v1")
-        monkeypatch.setenv("CURATOR_EMBED_MODEL", "test-embed")
-        monkeypatch.setenv("CURATOR_EMBED_DIMS", "8")
-        monkeypatch.setenv("CURATOR_EMBED_API_KEY", "sk-test")
+        use_openai(monkeypatch, server.port, "test-embed", key="sk-test")
         assert cli("--vault", dvault.root, "index").code == 0
     # Every note has its vectors; only now.md needs the model, and the server is gone.
     r = cli("--vault", dvault.root, "digest", "--now", CLOCK, "--json")

@@ -16,6 +16,7 @@ from curator.index import db
 from curator.index import epoch as epochs
 from curator.locations import default_index_dir
 from tests.conftest import GitVault
+from tests.embedders.fakeserver import use_openai
 from tests.librarian.conftest import CLOCK, NOTES, staged_digest, without_identity
 
 NOW = dt.datetime(2026, 6, 15, 12, tzinfo=dt.UTC)
@@ -275,11 +276,7 @@ def test_an_embedder_that_is_down_falls_back_to_bm25_and_says_so(dvault: GitVaul
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    monkeypatch.setenv("CURATOR_EMBEDDER", "openai")
-    monkeypatch.setenv("CURATOR_EMBED_BASE_URL", f"http://127.0.0.1:{port}/v1")
-    monkeypatch.setenv("CURATOR_EMBED_MODEL", "test-embed")
-    monkeypatch.setenv("CURATOR_EMBED_DIMS", "8")
-    monkeypatch.setenv("CURATOR_EMBED_API_KEY", "sk-test")
+    use_openai(monkeypatch, port, "test-embed", key="sk-test")
     r = cli("--vault", dvault.root, "digest", "--now", CLOCK, "--json")
     assert r.code == 0, r
     out = json.loads(r.out)
