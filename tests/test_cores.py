@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 
 import pytest
 
@@ -45,4 +46,7 @@ def test_without_proc_the_load_average_is_used(monkeypatch: pytest.MonkeyPatch) 
 
 def test_the_kernel_count_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
     n = cores._runnable()
-    assert n is None or n >= 1  # this test itself is running
+    if os.path.exists("/proc/stat"):
+        assert n is not None and n >= 1  # this test itself is running
+    else:
+        assert n is None

@@ -43,3 +43,17 @@ def test_doctor_stays_light(example_vault: GitVault) -> None:
         [sys.executable, "-c", PROBE, "--vault", str(example_vault.root), "doctor"], capture_output=True, text=True
     )
     assert r.stdout.rstrip().endswith("HEAVY="), r.stdout + r.stderr
+
+
+def test_the_hook_and_ci_checks_stay_light(example_vault: GitVault) -> None:
+    """What the pre-commit hook runs (the staged view) and what CI runs (a range of commits)."""
+    note = example_vault.root / "sqlite" / "wal-mode.md"
+    note.write_text(note.read_text() + "\nOne more line.\n")
+    example_vault.git("add", "sqlite/wal-mode.md")
+    for args in (["validate", "--staged"], ["validate", "--commits", "HEAD~1..HEAD"]):
+        r = subprocess.run(
+            [sys.executable, "-c", PROBE, "--vault", str(example_vault.root), *args], capture_output=True, text=True
+        )
+        assert r.stdout.rstrip().endswith("HEAVY="), (args, r.stdout + r.stderr)
+        if args[1] == "--staged":
+            example_vault.commit("one more line")

@@ -18,7 +18,7 @@ from curator.app import App
 from curator.errors import CuratorError, UsageError
 from curator.mcp.frame import NOTICE, Answer, Reply, quote_text
 
-__all__ = ["MAX_K", "Answer", "Service"]
+__all__ = ["MAX_K", "Service"]
 
 MAX_K = 100
 
@@ -125,10 +125,8 @@ class Service:
         # because no proposal can change it.
         reply = Reply()
         lines = reply.red.lines(item.lines, "\n".join(item.lines), 0)
-        data = reply.data(
-            item.to_json() | {"lines": [{"n": item.start_line + i, "text": t} for i, t in enumerate(lines)]}
-        )
-        more = f" Next: kp_read(ref, page={item.page + 1})." if item.page < item.pages else ""
+        numbered, more = _paging(item, lines)
+        data = reply.data(item.to_json() | numbered)
         reply.say(
             f"{data['path']}: an item of the read-only source {data['source']} ({data['type']}), not a note; "
             f"page {item.page} of {item.pages}.{more}"
@@ -157,16 +155,13 @@ class Service:
         got = refs.read_page(self.vault, path, page)
         reply = Reply()
         lines = reply.red.lines(got.lines, got.text, got.start_line - 1)
-        # The blob is a change token (a git object id, which the scanner passes), not vault text;
-        # kp_propose needs it exactly.
-        # The other notes the ref names, as `curator read` lists them (a file name two folders hold).
+        numbered, more = _paging(got, lines)
+        # The blob goes through the scanner too: a git object id passes it unchanged, as
+        # kp_propose needs it.
         named = {"candidates": others} if others else {}
-        data = reply.data(
-            got.to_json() | {"lines": [{"n": got.start_line + i, "text": t} for i, t in enumerate(lines)]} | named
-        )
+        data = reply.data(got.to_json() | numbered | named)
         if others:
             reply.say(f"The ref also names {', '.join(data['candidates'])}; this is {data['path']}.")
-        more = f" Next: kp_read(ref, page={got.page + 1})." if got.page < got.pages else ""
         reply.say(
             f"{data['path']} (kp_id {data['kp_id'] or 'none'}), page {got.page} of {got.pages}, lines "
             f"{got.start_line}-{got.end_line}; blob {data['blob']} (pass it to kp_propose to change this note).{more}"
@@ -255,3 +250,10 @@ class Service:
         data = reply.data(proposal_status(self.vault, self.settings, ulid.strip()))
         reply.say(json.dumps(data, ensure_ascii=False, indent=2))
         return reply.answer(data)
+
+
+def _paging(page: Any, lines: list[str]) -> tuple[dict[str, Any], str]:
+    """A page's lines numbered as kp_read returns them, and the hint to the next page ("" on the last)."""
+    numbered = {"lines": [{"n": page.start_line + i, "text": t} for i, t in enumerate(lines)]}
+    more = f" Next: kp_read(ref, page={page.page + 1})." if page.page < page.pages else ""
+    return numbered, more

@@ -22,13 +22,11 @@ class ReviewApp(App[None]):
     # Quitting is a screen key (q), so a dialog that is open cannot be quit through.
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(
-        self, vault: Vault, settings: Settings, *, by: str | None = None, now: dt.datetime | None = None
-    ) -> None:
+    def __init__(self, vault: Vault, settings: Settings, *, now: dt.datetime | None = None) -> None:
         super().__init__()
         self.vault = vault
         self.settings = settings
-        self._by = by
+        self._by: str | None = None
         self.now = now
         """The clock ages are shown against (None: the real one; snapshot tests fix it)."""
 
@@ -40,9 +38,9 @@ class ReviewApp(App[None]):
         repository loads pygit2, which the queue's first paint does not need."""
         if self._by is None:
             from curator.proposals import stage
-            from curator.vault.discover import Vault
+            from curator.review import entries
 
-            self._by = f"human:{stage.default_author(Vault(self.vault.root, self.vault.git_dir)).name}"
+            self._by = f"human:{stage.default_author(entries.fresh(self.vault)).name}"
         return self._by
 
     def on_mount(self) -> None:

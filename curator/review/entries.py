@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from curator.diffview.visible import visible
 from curator.proposals import store
 from curator.proposals.layout import DIFF, EVENTS, FILES, MANIFEST, PROPOSALS_DIR
+from curator.proposals.paths import symlink_on_path
 from curator.vault.discover import Vault
 
 if TYPE_CHECKING:
@@ -150,15 +151,12 @@ def _read_capped(path: str, cap: int) -> bytes | None:
 
 def _stored_file(folder: str, rel: str, cap: int) -> bytes | None:
     """A file under the proposal's files/, read only when no part of its path is a symlink."""
-    path = os.path.join(folder, FILES)
-    for part in rel.split("/"):
-        try:
-            if stat.S_ISLNK(os.lstat(path).st_mode):
-                return None
-        except OSError:
+    try:
+        if symlink_on_path(folder, f"{FILES}/{rel}"):
             return None
-        path = os.path.join(path, part)
-    return _read_capped(path, cap)
+    except OSError:
+        return None
+    return _read_capped(os.path.join(folder, FILES, rel), cap)
 
 
 def _folder(vault: Vault, ulid: str) -> str | None:

@@ -114,8 +114,10 @@ class _Before:
     same_on_disk: frozenset[str] = frozenset()
 
     def __init__(self, after: Candidate, parent: pygit2.Tree | None, paths: list[str]) -> None:
+        from curator.validator.staged import tree_entry
+
         self.after = after
-        self.back: dict[str, tuple[str, int] | None] = {path: _entry(parent, path) for path in paths}
+        self.back: dict[str, tuple[str, int] | None] = {path: tree_entry(parent, path) for path in paths}
 
     def entry(self, path: str) -> tuple[str, int] | None:
         return self.back[path] if path in self.back else self.after.entry(path)
@@ -129,12 +131,3 @@ class _Before:
                 found.add(path)
         return sorted(found)
 
-
-def _entry(tree: pygit2.Tree | None, path: str) -> tuple[str, int] | None:
-    if tree is None:
-        return None
-    try:
-        e = tree[path]
-    except (KeyError, ValueError):
-        return None
-    return (str(e.id), int(e.filemode)) if e.type_str != "tree" else None

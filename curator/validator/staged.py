@@ -49,16 +49,23 @@ class Candidate(Protocol):
         """Paths whose work-tree file holds exactly the entry's blob (may be read from the disk)."""
 
 
+def tree_entry(tree: pygit2.Tree | None, path: str) -> tuple[str, int] | None:
+    """(blob id, mode) of the file at ``path`` in ``tree``; None for no file there (or a folder)."""
+    if tree is None:
+        return None
+    try:
+        e = tree[path]
+    except (KeyError, ValueError):
+        return None
+    return (str(e.id), int(e.filemode)) if e.type_str != "tree" else None
+
+
 class TreeCandidate:
     def __init__(self, repo: pygit2.Repository, tree: pygit2.Tree) -> None:
         self.repo, self.tree = repo, tree
 
     def entry(self, path: str) -> tuple[str, int] | None:
-        try:
-            e = self.tree[path]
-        except (KeyError, ValueError):
-            return None
-        return (str(e.id), int(e.filemode)) if e.type_str != "tree" else None
+        return tree_entry(self.tree, path)
 
     def paths(self) -> list[str]:
         return sorted(path for path, _oid, _mode in self.walk())
