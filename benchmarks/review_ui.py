@@ -128,11 +128,9 @@ class Frames:
         self.wanted, self.seen = text, None
 
     async def shown(self, timeout: float = 120) -> float:
-        end = time.perf_counter() + timeout
-        while self.seen is None:
-            if time.perf_counter() > end:
-                raise TimeoutError("the text never appeared on screen")
-            await asyncio.sleep(0.002)
+        """When the wanted text was first on screen (the frame's time, not when this noticed)."""
+        await poll(lambda: self.seen is not None, timeout)
+        assert self.seen is not None
         return self.seen
 
 

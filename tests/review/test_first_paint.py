@@ -51,6 +51,9 @@ asyncio.run(main())
 @pytest.mark.parametrize("slow", [0.0, 8.0], ids=["quick-frame", "slow-frame"])
 def test_the_first_frame_loads_nothing_heavy(example_vault: GitVault, slow: float) -> None:
     r = subprocess.run(
-        [sys.executable, "-c", PROBE, str(example_vault.root), str(slow)], capture_output=True, text=True
+        [sys.executable, "-c", PROBE, str(example_vault.root), str(slow)],
+        capture_output=True,
+        text=True,
+        timeout=120,  # a queue whose rows are never drawn fails here instead of hanging the suite
     )
     assert r.stdout.rstrip().endswith("LOADED="), r.stdout + r.stderr
