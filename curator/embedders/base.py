@@ -107,6 +107,8 @@ def resolve(settings: Settings) -> EmbedderSpec:
     if provider == "local":
         model = cfg.model or LOCAL_DEFAULT_MODEL
         runtime, note = local_runtime(cfg.runtime)
+        if runtime == BF16 and cfg.model and cfg.model != LOCAL_DEFAULT_MODEL:
+            runtime, note = _bf16_for(cfg.model, cfg.runtime)
         return EmbedderSpec("local", model, _dims(model, cfg.dims, provider), runtime=runtime, note=note)
     if provider == "fake":
         return EmbedderSpec("fake", "hash-64", 64)
@@ -165,6 +167,37 @@ def local_runtime(asked: str) -> tuple[str | None, str | None]:
     if asked == "bf16":
         return None, "this CPU has no bfloat16 units (AVX-512 BF16 or AMX): the local model runs in fp32"
     return None, None
+
+
+def _bf16_for(model: str, asked: str) -> tuple[str | None, str | None]:
+    """The bf16 path computes a transformer followed by mean pooling; a model folder that
+    pools otherwise (CLS, extra layers) runs in fp32, where sentence-transformers runs its own
+    modules. A folder that cannot be read is left to the loader to report."""
+    folder = os.path.expanduser(model)
+    if not os.path.isdir(folder) or mean_pooled(folder):
+        return BF16, None
+    why = f"the local model {model!r} does not pool by mean, which the bf16 path computes: it runs in fp32"
+    return None, why if asked == "bf16" else None
+
+
+def mean_pooled(folder: str) -> bool:
+    """Whether the sentence-transformers model in ``folder`` is a transformer, mean pooling and
+    perhaps normalisation, and nothing else."""
+    import json
+
+    try:
+        with open(os.path.join(folder, "modules.json"), encoding="utf-8") as f:
+            modules = [str(m.get("type", "")).rsplit(".", 1)[-1] for m in json.load(f)]
+        with open(os.path.join(folder, "1_Pooling", "config.json"), encoding="utf-8") as f:
+            pooling = json.load(f)
+        modes = {k: v for k, v in pooling.items() if k.startswith("pooling_mode_")}
+    except (OSError, ValueError, AttributeError, TypeError):
+        return False
+    return (
+        modules in (["Transformer", "Pooling"], ["Transformer", "Pooling", "Normalize"])
+        and modes.get("pooling_mode_mean_tokens") is True
+        and not any(v for k, v in modes.items() if k != "pooling_mode_mean_tokens")
+    )
 
 
 FEW_CHARS = 32_000

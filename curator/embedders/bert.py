@@ -38,20 +38,18 @@ def supported(folder: str) -> bool:
     """True for a plain BERT encoder with mean pooling: what this module computes exactly."""
     if not all(os.path.isfile(os.path.join(folder, name)) for name in REQUIRED):
         return False
+    from curator.embedders.base import mean_pooled
+
     try:
         config = read_json(os.path.join(folder, "config.json"))
-        modules = [m.get("type", "") for m in read_json(os.path.join(folder, "modules.json"))]
-        pooling = read_json(os.path.join(folder, "1_Pooling", "config.json"))
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError):
         return False
     return (
-        config.get("architectures") == ["BertModel"]
+        isinstance(config, dict)
+        and config.get("architectures") == ["BertModel"]
         and config.get("hidden_act") == "gelu"
         and config.get("position_embedding_type", "absolute") == "absolute"
-        and [m.rsplit(".", 1)[-1] for m in modules]
-        in (["Transformer", "Pooling"], ["Transformer", "Pooling", "Normalize"])
-        and pooling.get("pooling_mode_mean_tokens") is True
-        and not any(v for k, v in pooling.items() if k.startswith("pooling_mode_") and k != "pooling_mode_mean_tokens")
+        and mean_pooled(folder)
     )
 
 

@@ -85,9 +85,12 @@ def resolve(vault: Vault, settings: Settings, ref: str, conn: apsw.Connection | 
     escape = escape_reason(candidate)
     if escape and not found:
         raise UsageError(f"{ref!r} is not a note of the vault: {escape}", hint="refs name notes inside the vault")
-    if not found and os.path.lexists(vault.abspath(candidate)):
+    full = vault.abspath(candidate)
+    if not found and os.path.lexists(full):
         # A file of the vault that is not a note (kept out, not markdown, a folder, a symlink): say why.
-        raise UsageError(f"{ref!r} is not a note of the vault: {direct}", hint="refs name notes inside the vault")
+        if os.path.isdir(full) and not os.path.islink(full):
+            raise UsageError(f"{ref!r} is a folder, not a note", hint="give a note's path, kp_id or title")
+        raise UsageError(f"{ref!r} cannot be read: {direct}")
     if refused:
         raise NotFound(f"{ref!r} names no readable note ({'; '.join(refused)})", hint="run `curator index`")
     if conn is None:

@@ -101,3 +101,10 @@ def test_a_file_notes_exclude_keeps_out_is_not_a_note_to_read(vault: GitVault, c
     assert r.code == 2, r
     assert SECRET not in r.out and "notes.exclude" in r.err, r
     assert "Traceback" not in r.err
+
+
+def test_a_folder_or_a_file_that_is_no_note_is_named_as_such(indexed: GitVault, cli) -> None:
+    folder = cli("--vault", indexed.root, "read", "notes")
+    assert folder.code == 2 and "'notes' is a folder, not a note" in folder.err, folder
+    image = cli("--vault", indexed.root, "read", "image.png")
+    assert image.code == 2 and "'image.png' cannot be read: not a note (outside notes.include)" in image.err, image

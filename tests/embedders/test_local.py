@@ -234,3 +234,27 @@ def test_bf16_asked_on_a_cpu_without_it_falls_back_to_fp32_with_one_line(vault: 
     vault.write(".kp/config.yaml", "embedder:\n  runtime: int4\n")
     r = cli("--vault", vault.root, "index")
     assert r.code == 2 and "embedder.runtime is 'int4'" in r.err, r
+
+
+@pytest.mark.parametrize(
+    ("pooling", "runtime"),
+    [({"pooling_mode_mean_tokens": True}, "bf16-all"), ({"pooling_mode_cls_token": True}, None)],
+    ids=["mean", "cls"],
+)
+def test_a_model_folder_that_does_not_pool_by_mean_runs_in_fp32(tmp_path, monkeypatch, pooling, runtime) -> None:  # type: ignore[no-untyped-def]
+    """The bf16 path pools by mean itself: another model's own pooling is kept by running it in fp32."""
+    from curator.embedders import base
+    from curator.settings import EmbedderSettings
+
+    monkeypatch.setattr(base, "cpu_has_bf16", lambda: True)
+    folder = tmp_path / "my-model"
+    (folder / "1_Pooling").mkdir(parents=True)
+    modules = [{"type": "sentence_transformers.models.Transformer"}, {"type": "sentence_transformers.models.Pooling"}]
+    (folder / "modules.json").write_text(json.dumps(modules))
+    (folder / "1_Pooling" / "config.json").write_text(json.dumps({"word_embedding_dimension": 384, **pooling}))
+    auto = resolve(Settings(embedder=EmbedderSettings(model=str(folder), dims=384)))
+    assert auto.runtime == runtime and auto.note is None
+    asked = resolve(Settings(embedder=EmbedderSettings(model=str(folder), dims=384, runtime="bf16")))
+    assert asked.runtime == runtime
+    assert (asked.note is None) == (runtime is not None)
+    assert asked.note is None or "does not pool by mean" in asked.note
