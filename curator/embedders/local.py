@@ -130,7 +130,9 @@ def _bf16(model: Any, key: str | None, texts: list[str]) -> Any:
     transformer = _bf16_model(model, key)
     # Tokenised here, one batch after another: a fast tokenizer shared by threads refuses
     # to be used by two at once ("Already borrowed").
-    batches = [model.preprocess(texts[i : i + BF16_BATCH]) for i in range(0, len(texts), BF16_BATCH)]
+    # ``preprocess`` in sentence-transformers 5 and later, ``tokenize`` before (the same features).
+    tokenise = getattr(model, "preprocess", None) or model.tokenize
+    batches = [tokenise(texts[i : i + BF16_BATCH]) for i in range(0, len(texts), BF16_BATCH)]
 
     def forward(features: dict[str, Any]) -> Any:
         with torch.inference_mode():  # per thread: the mode does not carry into a pool's threads

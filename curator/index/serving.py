@@ -48,7 +48,9 @@ def mismatch_message(serving: dict[str, Any], configured: dict[str, Any], conn: 
         f"{epochs.describe(serving)}; run `curator index rebuild`"
     )
     wanted = configured["embedder"]["provider"]
-    if wanted != "none" and conn is not None:
+    # The same embedder (only the normalisation or chunking moved): a rebuild carries every
+    # unchanged passage's vector over and embeds nothing of it.
+    if wanted != "none" and conn is not None and serving.get("embedder") != configured.get("embedder"):
         from curator.commands.status import duration
         from curator.index import reading
 

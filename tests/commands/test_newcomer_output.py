@@ -175,3 +175,13 @@ def test_anchors_match_headings_by_text_and_as_markdown_and_github_write_them() 
     assert a.find("Call operator `&`") == 5 and a.find("call-operator-") == 5
     assert a.find("getting-started") == 6 and a.find("getting--started") == 6 and a.find("Top#Getting  Started") == 6
     assert a.find("^blk-1") == 7 and a.find("yaml: comment") is None and a.find("^nope") is None
+
+
+def test_a_rebuild_for_another_normalisation_is_not_said_to_embed(vault: GitVault, cli, monkeypatch) -> None:
+    """Same embedder, another normalisation: the rebuild carries every vector over."""
+    monkeypatch.setenv("CURATOR_EMBEDDER", "fake")
+    assert cli("--vault", vault.root, "index").code == 0
+    vault.write(".kp/config.yaml", "index:\n  normalisation: plain\n")
+    r = cli("--vault", vault.root, "status")
+    assert "run `curator index rebuild`" in r.err, r
+    assert "it embeds" not in r.err, r
