@@ -40,7 +40,7 @@ def subset(vault: Path, keep: int) -> int:
     env |= {"GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@b"}
     subprocess.run(["git", "add", "-A"], cwd=vault, check=True)
     subprocess.run(["git", "commit", "-q", "-m", "subset"], cwd=vault, check=True, env=env)
-    return keep
+    return len(kept)
 
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -137,7 +137,11 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=1)
     args = ap.parse_args()
     vault = powershell_vault()
-    files = subset(vault, args.files) if args.files else sum(1 for p in vault.rglob("*") if ".git" not in p.parts)
+    files = (
+        subset(vault, args.files)
+        if args.files
+        else sum(1 for p in vault.rglob("*") if p.is_file() and ".git" not in p.parts)
+    )
     sides = [] if args.peer_only and args.peer else [("this checkout", ROOT)]
     sides += [(f"peer {args.peer}", args.peer)] if args.peer else []
     print(f"vault: {files} files ({'first ' + str(args.files) + ' markdown files' if args.files else 'whole tree'})")

@@ -51,8 +51,7 @@ def write_atomic(path: str, data: bytes, mode: int | None = None, *, within: str
         name = os.path.basename(path)
         tmp = _write_temp(dir_fd, name, data, mode)
         _replace(dir_fd, tmp, name)
-        with contextlib.suppress(OSError):
-            os.fsync(dir_fd)
+        _fsync_quietly(dir_fd)
     finally:
         os.close(dir_fd)
 

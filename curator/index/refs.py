@@ -69,18 +69,23 @@ def resolve(vault: Vault, settings: Settings, ref: str, conn: apsw.Connection | 
     A path is taken as it is when it names a note; anything else is looked up in
     the index (kp_id, path, stem, title, alias). Either way the result is checked.
     """
+    return _resolve(vault, settings, ref, conn)[0]
+
+
+def _resolve(vault: Vault, settings: Settings, ref: str, conn: apsw.Connection | None) -> tuple[str, list[str]]:
+    """``resolve``, with every note the index lookup found (none when ``ref`` is a note's path)."""
     if not ref.strip():
         raise UsageError("the ref is empty", hint="give a kp_id, a vault-relative path, a title or an alias")
     candidate = ref.strip().removeprefix("./")
     direct = why_not_a_note(vault, settings, candidate)
     if direct is None:
-        return candidate
+        return candidate, []
     found = reading.lookup(conn, ref.strip()) if conn is not None else []
     refused: list[str] = []
     for path in found:
         why = why_not_a_note(vault, settings, path)
         if why is None:
-            return path
+            return path, found
         refused.append(f"{path}: {why}")
     escape = escape_reason(candidate)
     if escape and not found:
@@ -103,10 +108,8 @@ def resolve(vault: Vault, settings: Settings, ref: str, conn: apsw.Connection | 
 def resolve_with_others(vault: Vault, settings: Settings, ref: str, conn: apsw.Connection) -> tuple[str, list[str]]:
     """The note ``ref`` names, and the other notes it also names (a file name several folders
     hold): the one link resolver picks the nearest the top of the vault."""
-    path = resolve(vault, settings, ref, conn)
-    if path == ref.strip().removeprefix("./"):
-        return path, []
-    return path, [p for p in reading.lookup(conn, ref) if p != path]
+    path, found = _resolve(vault, settings, ref, conn)
+    return path, [p for p in found if p != path]
 
 
 @dataclass
