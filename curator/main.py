@@ -190,6 +190,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{start}curator: aborted", file=sys.stderr)
         return 130
     except click.ClickException as e:
-        e.show()
+        if type(e).__name__ == "NoArgsIsHelpError":  # `curator` or a group alone: its help
+            e.show()
+            return 2
+        # One line, as every other error: what was wrong and where the command's help is.
+        where = f" (see `{e.ctx.command_path} --help`)" if isinstance(e, click.UsageError) and e.ctx else ""
+        print(f"curator: {' '.join(e.format_message().split())}{where}", file=sys.stderr)
         return 2
     return rv if isinstance(rv, int) else 0

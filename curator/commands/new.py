@@ -38,7 +38,10 @@ def run(app: App, title: str, folder: str) -> int:
     os.makedirs(target_dir, exist_ok=True)
     base = slug(title)
     name, n = f"{base}.md", 2
-    while os.path.lexists(os.path.join(target_dir, name)):
+    # Compared without case: `Kochen.md` and `kochen.md` are one file on macOS and Windows,
+    # and two notes a link cannot tell apart everywhere else.
+    taken = {e.casefold() for e in os.listdir(target_dir)} if os.path.isdir(target_dir) else set()
+    while name.casefold() in taken or os.path.lexists(os.path.join(target_dir, name)):
         name, n = f"{base}-{n}.md", n + 1
     kp_id = mint()
     created = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

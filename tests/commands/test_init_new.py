@@ -3,6 +3,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from curator.vault import frontmatter
 from curator.vault.identity import is_fresh_kp_ulid
 from tests.conftest import make_git_vault
@@ -41,3 +43,30 @@ def test_new_refuses_a_folder_outside_the_vault(vault, cli) -> None:
     r = cli("--vault", vault.root, "new", "X", "--dir", "../escape")
     assert r.code == 2 and "inside the vault" in r.err
     assert not (vault.root.parent / "escape").exists()
+
+
+def test_new_never_makes_a_name_that_differs_only_in_case(vault, cli) -> None:
+    vault.write("de/Kochen.md", "# Kochen\n")
+    r = cli("--vault", vault.root, "--json", "new", "Kochen", "--dir", "de")
+    assert r.code == 0, r
+    assert json.loads(r.out)["path"] == "de/kochen-2.md"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("search", "garden", "--mode", "bogus"), ("search", "garden", "--k", "0"), ("search", "--nope", "x"), ("nope",)],
+)
+def test_a_bad_option_or_command_is_one_line(vault, cli, args) -> None:
+    r = cli("--vault", vault.root, *args)
+    assert r.code == 2 and r.err.startswith("curator: ") and r.err.count("\n") == 1, r
+
+
+@pytest.mark.parametrize("args", [(), ("sources",)])
+def test_a_command_group_alone_shows_its_help(vault, cli, args) -> None:
+    r = cli(*args)
+    assert r.code == 2 and "Usage: curator" in r.err and "Commands:" in r.err, r
+
+
+def test_options_without_a_command_say_so_in_one_line(vault, cli) -> None:
+    r = cli("--vault", vault.root)
+    assert r.code == 2 and r.err == "curator: Missing command. (see `curator --help`)\n", r
