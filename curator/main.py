@@ -194,7 +194,9 @@ def main(argv: list[str] | None = None) -> int:
             e.show()
             return 2
         # One line, as every other error: what was wrong and where the command's help is.
+        from curator.output import one_line
+
         where = f" (see `{e.ctx.command_path} --help`)" if isinstance(e, click.UsageError) and e.ctx else ""
-        print(f"curator: {' '.join(e.format_message().split())}{where}", file=sys.stderr)
+        print(f"curator: {one_line(e.format_message() + where)}", file=sys.stderr)  # it quotes what was typed
         return 2
     return rv if isinstance(rv, int) else 0

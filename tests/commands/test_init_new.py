@@ -54,11 +54,18 @@ def test_new_never_makes_a_name_that_differs_only_in_case(vault, cli) -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [("search", "garden", "--mode", "bogus"), ("search", "garden", "--k", "0"), ("search", "--nope", "x"), ("nope",)],
+    [
+        ("search", "garden", "--mode", "bogus"),
+        ("search", "garden", "--k", "0"),
+        ("search", "--nope", "x"),
+        ("nope",),
+        ("search", "garden", "--mode", "\x1b[2J\nnext line"),
+    ],
 )
 def test_a_bad_option_or_command_is_one_line(vault, cli, args) -> None:
     r = cli("--vault", vault.root, *args)
     assert r.code == 2 and r.err.startswith("curator: ") and r.err.count("\n") == 1, r
+    assert "\x1b" not in r.err, r  # what was typed is quoted escaped, as every message is
 
 
 @pytest.mark.parametrize("args", [(), ("sources",)])
