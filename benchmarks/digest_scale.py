@@ -132,7 +132,7 @@ def new_notes(vault: Path, count: int) -> None:
 
 
 def _in_process(vault: Path, clock: str) -> tuple[float, dict]:
-    from curator.main import main
+    from curator.cli.main import main
 
     out, err = io.StringIO(), io.StringIO()
     start = time.perf_counter()

@@ -41,7 +41,8 @@ def example_vault() -> Path:
 
 def stage_queue(root: Path, count: int) -> None:
     """``count`` pending proposals, each a one-line change to one of the example's notes."""
-    from curator.proposals import sources, stage
+    from curator.operations import gather as sources
+    from curator.operations import stage
     from curator.proposals.manifest import Author
     from curator.settings import load
     from curator.vault import find_vault
@@ -69,7 +70,8 @@ def stage_queue(root: Path, count: int) -> None:
 
 
 def large_diff_vault(lines: int) -> tuple[Path, str]:
-    from curator.proposals import sources, stage
+    from curator.operations import gather as sources
+    from curator.operations import stage
     from curator.proposals.manifest import Author
     from curator.settings import load
     from curator.vault import find_vault
@@ -153,7 +155,7 @@ async def poll(condition: Callable[[], bool], timeout: float = 300) -> float:
 async def first_paint(root: Path, count: int) -> tuple[float, float, float]:
     """Seconds from building the app to the first frame showing the queue's first row, to every
     proposal in the table, and to every verdict in."""
-    from curator.app import App
+    from curator.commands.app import App
     from curator.review.app import make_app
     from curator.review.queue_screen import QueueScreen
 
@@ -211,7 +213,7 @@ async def large_diff(root: Path, ulid: str, lines: int, *, checked: bool) -> tup
     ``checked``: the queue's validator has read it already (its diff is drawn from that while
     the pre-flight runs); otherwise as if it had not got there yet (the stored diff is read).
     """
-    from curator.app import App
+    from curator.commands.app import App
     from curator.review.app import make_app
     from curator.review.queue_screen import QueueScreen
 

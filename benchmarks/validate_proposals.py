@@ -37,8 +37,10 @@ def main() -> None:
 
 
 def run(args: argparse.Namespace, root: Path) -> None:
-    from curator.proposals import sources, stage, store
-    from curator.proposals.lock import vault_lock
+    from curator.operations import gather as sources
+    from curator.operations import stage
+    from curator.operations.lock import vault_lock
+    from curator.proposals import store
     from curator.proposals.manifest import Author
     from curator.settings import Settings
     from curator.validator import validate_proposal

@@ -1,3 +1,3 @@
-from curator.main import main
+from curator.cli.main import main
 
 raise SystemExit(main())

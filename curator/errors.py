@@ -1,7 +1,7 @@
 """Curator's errors and the exit codes they map to.
 
 Every expected failure is a ``CuratorError``; the handler in
-``curator.error_handler`` prints its message as one line and exits with its
+``curator.cli.error_handler`` prints its message as one line and exits with its
 code. Anything else that escapes a command is a bug (exit 3).
 
     CuratorError                 exit 2  usage or environment problem

@@ -9,7 +9,7 @@ from typing import Any
 import pygit2
 from ruamel.yaml import YAML
 
-from curator.proposals.sources import unified
+from curator.operations.gather import unified
 from curator.vault.identity import new_ulid
 from tests.conftest import GitVault, note
 

@@ -124,7 +124,7 @@ class Result:
 @pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
     """Run the real CLI in-process: cli(*args) -> Result."""
-    from curator.main import main
+    from curator.cli.main import main
 
     def run(*args: str | Path) -> Result:
         capsys.readouterr()

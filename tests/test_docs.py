@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 import pytest
 
-from curator.main import cli, main
+from curator.cli.main import cli, main
 from tests.conftest import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")

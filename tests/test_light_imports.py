@@ -11,7 +11,7 @@ HEAVY = ("torch", "textual", "mcp", "sentence_transformers", "transformers", "nu
 
 PROBE = f"""
 import sys
-from curator.main import main
+from curator.cli.main import main
 code = main(sys.argv[1:])
 heavy = sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r}))
 print("HEAVY=" + ",".join(heavy))

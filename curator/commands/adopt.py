@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import EXIT_FAILED
 
 if TYPE_CHECKING:
-    from curator.proposals.stage import Draft
+    from curator.operations.stage import Draft
 
 
 @dataclass
@@ -54,9 +54,9 @@ def _pending_paths(app: App) -> dict[str, str]:
 
 
 def plan(app: App) -> Plan:
+    from curator.operations.gather import unified
+    from curator.operations.stage import Draft
     from curator.proposals.filters import clean
-    from curator.proposals.sources import unified
-    from curator.proposals.stage import Draft
     from curator.vault import frontmatter
     from curator.vault import templates as tmpl
     from curator.vault.identity import mint
@@ -121,8 +121,8 @@ def plan(app: App) -> Plan:
 
 
 def run(app: App, dry_run: bool) -> int:
-    from curator.proposals import stage
-    from curator.proposals.lock import vault_lock
+    from curator.operations import stage
+    from curator.operations.lock import vault_lock
 
     vault = app.vault()
     with vault_lock(vault, "adopt"):

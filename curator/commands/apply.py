@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 import click
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import CheckFailed
-from curator.proposals.lock import vault_lock
+from curator.operations.lock import vault_lock
 
 if TYPE_CHECKING:
-    from curator.proposals.apply import Applied
+    from curator.operations.apply import Applied
     from curator.settings import Settings
     from curator.validator import ProposalReport
     from curator.vault.discover import Vault
@@ -25,14 +25,15 @@ SHOWN = 10
 
 def decide(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool = True) -> Applied:
     """Apply under the vault lock: the one path for this command and the review UI."""
-    from curator.proposals import apply as applier
+    from curator.operations import apply as applier
 
     with vault_lock(vault, f"apply {ulid}"):
         return applier.apply(vault, settings, ulid, by=by, commit=commit)
 
 
 def run(app: App, ulid: str, yes: bool, no_commit: bool) -> int:
-    from curator.proposals import stage, store
+    from curator.operations import stage
+    from curator.proposals import store
     from curator.validator import validate_proposal
     from curator.validator.state import RepoState
 

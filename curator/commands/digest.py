@@ -6,7 +6,7 @@ import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import EXIT_FAILED, UsageError
 from curator.librarian import dates
 
@@ -24,7 +24,7 @@ def run(
 ) -> int:
     from curator.librarian import deliver
     from curator.librarian.compose import Options, compose
-    from curator.proposals.lock import vault_lock
+    from curator.operations.lock import vault_lock
 
     vault, settings = app.vault(), app.settings()
     k = settings.digest.k if k is None else k

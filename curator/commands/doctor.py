@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import ConfigError
 from curator.index import language
 from curator.settings import Settings, parse

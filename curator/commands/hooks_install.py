@@ -18,7 +18,7 @@ import sys
 from importlib import resources
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import CheckFailed, UsageError
 from curator.fsutil import write_atomic
 from curator.vault.discover import Vault

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 
 
 @contextmanager

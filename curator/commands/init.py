@@ -7,7 +7,7 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import WriteRefused
 from curator.fsutil import write_atomic
 
@@ -37,7 +37,7 @@ ATTRIBUTES = ".gitattributes"
 def _refuse_symlinks(vault: Vault) -> None:
     """Init writes no file through a symlink (a committed ``.gitattributes -> /elsewhere``, say):
     every file it may write is checked, folders on the way included, before anything is written."""
-    from curator.proposals.paths import symlink_on_path
+    from curator.vault.paths import symlink_on_path
 
     for rel in (KEEP, CONFIG, ATTRIBUTES):
         through = symlink_on_path(vault.root, rel)

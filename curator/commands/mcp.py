@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import UsageError
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import EXIT_FAILED
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def run(app: App, paths: tuple[str, ...]) -> int:
         else:
             output.line(kp_id)
         return 0
-    from curator.proposals.lock import vault_lock
+    from curator.operations.lock import vault_lock
     from curator.vault import templates as tmpl
 
     vault = app.vault()

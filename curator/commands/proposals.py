@@ -6,7 +6,7 @@ import datetime as dt
 from typing import Any
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 
 
 def _age(created: str | None, now: dt.datetime) -> str:

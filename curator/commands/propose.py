@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import EXIT_FAILED, UsageError
-from curator.proposals import sources, stage
-from curator.proposals.lock import vault_lock
+from curator.operations import gather as sources
+from curator.operations import stage
+from curator.operations.lock import vault_lock
 
 
 def run(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import CuratorError, NotFound
 
 if TYPE_CHECKING:

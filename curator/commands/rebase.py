@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import EXIT_FAILED
-from curator.proposals.lock import vault_lock
+from curator.operations.lock import vault_lock
 
 
 def run(app: App, ulid: str) -> int:
-    from curator.proposals import rebase as rebaser
-    from curator.proposals import stage
+    from curator.operations import rebase as rebaser
+    from curator.operations import stage
 
     vault = app.vault()
     settings = app.settings()

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import UsageError
-from curator.proposals.lock import vault_lock
+from curator.operations.lock import vault_lock
 
 if TYPE_CHECKING:
     from curator.vault.discover import Vault
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 def decide(vault: Vault, ulid: str, reason: str, *, by: str) -> str:
     """Record a ``rejected`` event (a commit) under the vault lock: the one path for this command and the review UI."""
-    from curator.proposals import decisions
+    from curator.operations import decisions
 
     if not reason.strip():
         raise UsageError("--reason must say why")
@@ -24,7 +24,7 @@ def decide(vault: Vault, ulid: str, reason: str, *, by: str) -> str:
 
 
 def run(app: App, ulid: str, reason: str) -> int:
-    from curator.proposals import stage
+    from curator.operations import stage
 
     if not reason.strip():
         raise UsageError("--reason must say why")

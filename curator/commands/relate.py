@@ -7,7 +7,7 @@ import dataclasses
 from typing import Any
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import NotFound
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import UsageError
 
 
@@ -14,10 +14,10 @@ def run(app: App) -> int:
     from curator.review.app import make_app
 
     vault = app.vault()
-    from curator.proposals import journal
+    from curator.operations import journal
 
     if journal.load(vault) is not None:
-        from curator.proposals.lock import vault_lock
+        from curator.operations.lock import vault_lock
 
         with vault_lock(vault, "recover"):
             pass  # taking the lock finishes or undoes an interrupted apply before the queue is read

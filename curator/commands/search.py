@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 from curator.search.filters import Filters
 
 

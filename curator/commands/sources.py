@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import UsageError
 
 if TYPE_CHECKING:

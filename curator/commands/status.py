@@ -6,7 +6,7 @@ import dataclasses
 import os
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 
 
 def collect(app: App) -> dict[str, object]:

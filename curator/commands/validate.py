@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import EXIT_FAILED, EXIT_OK, UsageError
 from curator.proposals import events as events_mod
 from curator.proposals import store

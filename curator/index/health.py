@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from curator.errors import EmbedderError
 
 if TYPE_CHECKING:
-    from curator.app import App
+    from curator.commands.app import App
     from curator.settings import Settings
 
 Row = tuple[str, int, str, str, str]

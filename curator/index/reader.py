@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import apsw
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import EmbedderError, IndexCorrupt, IndexError_, IndexUnwritable
 from curator.index import db
 from curator.index import epoch as epochs

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from curator.errors import IndexCorrupt
 
 if TYPE_CHECKING:
-    from curator.app import App
+    from curator.commands.app import App
 
 
 def is_damage(e: BaseException) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 import apsw
 
 from curator import output
-from curator.app import App
+from curator.commands.app import App
 from curator.embedders import base as embedders
 from curator.errors import EmbedderError, EpochMismatch
 from curator.index import catalog, reading

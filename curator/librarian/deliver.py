@@ -12,7 +12,8 @@ import os
 from dataclasses import dataclass
 
 from curator.errors import Rejected
-from curator.proposals import decisions, stage, store
+from curator.operations import decisions, stage
+from curator.proposals import store
 from curator.proposals.manifest import Author
 from curator.settings import Settings
 from curator.validator import ProposalReport

@@ -26,8 +26,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from curator.errors import GitLocked, UsageError
+from curator.operations import gather as sources
+from curator.operations import stage
 from curator.proposals import diff as diff_mod
-from curator.proposals import filters, sources, stage
+from curator.proposals import filters
 from curator.proposals.hunks import HunkConflict
 from curator.proposals.hunks import apply as apply_hunks
 from curator.proposals.manifest import Author
@@ -180,7 +182,7 @@ def _from_diff(c: ChangeIn, current: bytes, blob: str) -> stage.Draft | Finding:
 @contextlib.contextmanager
 def _locked(vault: Vault) -> Iterator[None]:
     """The vault's writer lock, waited for: another server or a CLI command may hold it a moment."""
-    from curator.proposals.lock import vault_lock
+    from curator.operations.lock import vault_lock
 
     deadline = time.monotonic() + LOCK_WAIT
     with _in_process:  # vault_lock is per process: two calls of this server queue here first

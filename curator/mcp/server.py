@@ -23,7 +23,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import CuratorError
 from curator.mcp.frame import Answer, refusal
 from curator.mcp.service import MAX_K, Service

@@ -14,7 +14,7 @@ import json
 import threading
 from typing import Any
 
-from curator.app import App
+from curator.commands.app import App
 from curator.errors import CuratorError, UsageError
 from curator.mcp.frame import NOTICE, Answer, Reply, quote_text
 

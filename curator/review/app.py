@@ -10,7 +10,7 @@ from textual.app import App
 from curator.review.queue_screen import QueueScreen
 
 if TYPE_CHECKING:
-    from curator.app import App as CuratorApp
+    from curator.commands.app import App as CuratorApp
     from curator.settings import Settings
     from curator.vault.discover import Vault
 
@@ -37,7 +37,7 @@ class ReviewApp(App[None]):
         Read from git's config when the first decision is made (in its worker): opening the
         repository loads pygit2, which the queue's first paint does not need."""
         if self._by is None:
-            from curator.proposals import stage
+            from curator.operations import stage
             from curator.review import entries
 
             self._by = f"human:{stage.default_author(entries.fresh(self.vault)).name}"

@@ -139,8 +139,8 @@ class Decisions(Screen[None]):
 
     @work(thread=True, exclusive=True, group="decide")
     def decide_rebase(self, ulid: str) -> None:
-        from curator.proposals import rebase as rebaser
-        from curator.proposals.lock import vault_lock
+        from curator.operations import rebase as rebaser
+        from curator.operations.lock import vault_lock
 
         review = self.review
         vault = entries_mod.fresh(review.vault)

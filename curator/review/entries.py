@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 from curator.diffview.visible import visible
 from curator.proposals import store
 from curator.proposals.layout import DIFF, EVENTS, FILES, MANIFEST, PROPOSALS_DIR
-from curator.proposals.paths import symlink_on_path
 from curator.vault.discover import Vault
+from curator.vault.paths import symlink_on_path
 
 if TYPE_CHECKING:
     from curator.proposals.events import Event
@@ -253,8 +253,8 @@ def stored_changes(
     the pre-flight then says why."""
     from curator.proposals.diff import DiffError, FilePatch, parse
     from curator.proposals.manifest import parse as parse_manifest
-    from curator.proposals.paths import escape_reason
     from curator.validator.subject import ChangeView
+    from curator.vault.paths import escape_reason
 
     folder = _folder(vault, ulid)
     limits = settings.limits

@@ -3,7 +3,7 @@
 Anyone can write ``Kp-Proposal:`` and ``Kp-Event:`` trailers (``git commit -m``), so
 CI (``curator validate --commits``) takes a commit whose trailers name a decision as a
 claim, and holds it to what Curator's own decision commits
-(``curator.proposals.decisions``, ``curator.proposals.apply``) contain:
+(``curator.operations.decisions``, ``curator.operations.apply``) contain:
 
 - ``applied``: each path the proposal changes holds its change applied to the
   parent's version (its post-image), the proposal is valid against the parent (every

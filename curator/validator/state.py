@@ -168,7 +168,7 @@ class RepoState:
 
     def symlink_on_path(self, path: str) -> str | None:
         """The first component of ``path`` (itself included) that is a symlink in the work tree."""
-        from curator.proposals.paths import symlink_on_path
+        from curator.vault.paths import symlink_on_path
 
         return symlink_on_path(self.vault.root, path)
 

@@ -15,9 +15,9 @@ from curator.proposals.diff import parse as parse_diff
 from curator.proposals.hunks import HunkConflict, Placed, place
 from curator.proposals.hunks import apply as apply_hunks
 from curator.proposals.layout import EVENTS
-from curator.proposals.paths import escape_reason
 from curator.proposals.store import ProposalDir
 from curator.validator.state import RepoState
+from curator.vault.paths import escape_reason
 
 if TYPE_CHECKING:
     # pydantic is a third of `curator validate`'s start-up: a commit that touches only

@@ -135,7 +135,7 @@ def _probe(*args: str) -> tuple[str, str]:
     import sys
 
     probe = (
-        "import sys\nfrom curator.main import main\ncode = main(sys.argv[1:])\n"
+        "import sys\nfrom curator.cli.main import main\ncode = main(sys.argv[1:])\n"
         "print('TORCH' if 'torch' in sys.modules else 'NO-TORCH', code)"
     )
     r = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True)

@@ -118,7 +118,7 @@ def test_kill_during_embedding_then_finish_only_what_is_missing(example_vault: G
 
 READER = """
 import sys, json
-from curator.app import App
+from curator.commands.app import App
 from curator.index.reader import open_serving
 from curator.search.engine import Searcher
 app = App(vault_arg=sys.argv[1])

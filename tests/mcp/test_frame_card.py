@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from curator.app import App
+from curator.commands.app import App
 from curator.mcp.frame import Redactor, quote
 from tests.conftest import GitVault, note
 

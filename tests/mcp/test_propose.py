@@ -9,7 +9,7 @@ import sys
 import pygit2
 import pytest
 
-from curator.app import App
+from curator.commands.app import App
 from curator.mcp.service import Service
 from tests.conftest import GitVault, run_process
 
@@ -108,7 +108,7 @@ def test_bad_arguments_are_usage_errors(service: Service) -> None:
 
 
 def test_without_the_sdk_the_command_says_how_to_install_it(vault: GitVault) -> None:
-    probe = "import sys; sys.modules['mcp'] = None\nfrom curator.main import main\nsys.exit(main(sys.argv[1:]))"
+    probe = "import sys; sys.modules['mcp'] = None\nfrom curator.cli.main import main\nsys.exit(main(sys.argv[1:]))"
     r = subprocess.run(
         [sys.executable, "-c", probe, "--vault", str(vault.root), "mcp"], capture_output=True, text=True, timeout=60
     )

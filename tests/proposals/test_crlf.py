@@ -32,7 +32,7 @@ def _git_add_form(v: GitVault, path: str) -> str:
 def test_a_one_line_edit_to_a_crlf_working_copy_commits_one_lf_line(tmp_path: Path, cli) -> None:
     v = _vault(tmp_path, BODY)
     base = v.git("rev-parse", "HEAD:notes/a.md").stdout.strip()
-    from curator.proposals.sources import unified
+    from curator.operations.gather import unified
 
     new = BODY.replace("line 5\n", "line five\n")
     diff = unified("notes/a.md", BODY.encode(), new.encode())

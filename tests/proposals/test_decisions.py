@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from curator.proposals import decisions
+from curator.operations import decisions
 from tests.builders import make_proposal, modify
 from tests.conftest import GitVault, note
 

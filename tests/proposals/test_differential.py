@@ -14,9 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from curator.proposals import shadow, store
+from curator.operations import shadow
+from curator.operations.gather import unified
+from curator.proposals import store
 from curator.proposals.diff import reanchor
-from curator.proposals.sources import unified
 from curator.settings import Settings
 from curator.validator import ProposalReport, validate_proposal
 from curator.validator.state import RepoState

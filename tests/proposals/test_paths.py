@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from curator.proposals.paths import escape_reason
+from curator.vault.paths import escape_reason
 
 
 def test_every_control_character_and_only_those_is_refused() -> None:

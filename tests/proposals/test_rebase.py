@@ -7,7 +7,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from curator.proposals.rebase import merge_text
+from curator.operations.rebase import merge_text
 from tests.builders import created, delete, make_proposal, modify
 from tests.conftest import GitVault
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from curator.proposals import stage
+from curator.operations import stage
 from curator.settings import Settings
 from curator.vault import find_vault
 from tests.conftest import GitVault, note
@@ -130,7 +130,7 @@ def test_a_rejected_patch_proposal_leaves_no_loose_objects(vault: GitVault, cli,
     vault.write("notes/alpha.md", vault.read("notes/alpha.md") + "An unsaved line.\n")
     text = vault.read("notes/alpha.md")
     edited = text.replace("kp:01J0000000000000000000ALPH", "kp:forged")
-    from curator.proposals.sources import unified
+    from curator.operations.gather import unified
 
     (tmp_path / "p.diff").write_text(unified("notes/alpha.md", text.encode(), edited.encode()))
     status, objects = vault.status(), _objects(vault)

@@ -115,7 +115,7 @@ def test_write_atomic_within_refuses_a_symlinked_folder(tmp_path: Path) -> None:
 
 
 def test_a_failed_apply_says_undone_only_when_it_was(vault: GitVault, cli, monkeypatch: pytest.MonkeyPatch) -> None:
-    from curator.proposals import apply as apply_mod
+    from curator.operations import apply as apply_mod
 
     pid, _new = _edit_alpha(vault)
     write = apply_mod._write

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from curator.app import App
+from curator.commands.app import App
 from curator.review.app import ReviewApp, make_app
 from curator.review.queue_screen import QueueScreen
 

@@ -14,7 +14,7 @@ from tests.conftest import GitVault
 
 PROBE = """
 import asyncio, sys, time
-from curator.app import App
+from curator.commands.app import App
 from curator.review.app import make_app
 from curator.review.queue_screen import QueueScreen
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from curator.app import App
+from curator.commands.app import App
 from curator.review.app import ReviewApp, make_app
 from tests.conftest import GitVault
 from tests.review.pilot import screen, settle, until

@@ -29,7 +29,7 @@ def notes(tmp_path: Path) -> GitVault:
     v.write("other/install.md", "# Install elsewhere\n\nAnother.\n")
     v.write("guide/links.md", "# Links\n\nSee [[options#^flagblock]] and [[install]].\n")
     v.commit()
-    from curator.main import main
+    from curator.cli.main import main
 
     assert main(["--vault", str(v.root), "--index-dir", str(v.root.parent / "idx"), "index", "--quiet"]) == 0
     return v

@@ -33,7 +33,7 @@ def multilingual(tmp_path_factory: pytest.TempPathFactory) -> GitVault:
         front = f"lang: {lang}\n" if lang and not path.startswith("de/") else ""
         v.write(path, f"---\ntitle: {title}\n{front}---\n# {title}\n\n{body}\n")
     v.commit()
-    from curator.main import main
+    from curator.cli.main import main
 
     assert main(["--vault", str(v.root), "--index-dir", str(v.root.parent / "idx"), "index", "--quiet"]) == 0
     return v

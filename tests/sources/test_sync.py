@@ -246,7 +246,7 @@ def test_a_note_that_carries_an_items_id_wins_over_the_item(lab, cli) -> None:
 
 
 def test_agents_read_and_relate_items_through_mcp(lab, cli) -> None:
-    from curator.app import App
+    from curator.commands.app import App
     from curator.mcp.service import Service
 
     v, sample = lab

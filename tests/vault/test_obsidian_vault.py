@@ -57,7 +57,7 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> GitVault:
 
 @pytest.fixture(scope="module")
 def indexed(docs: GitVault) -> GitVault:
-    from curator.main import main
+    from curator.cli.main import main
 
     assert main(["--vault", str(docs.root), "--index-dir", str(docs.root.parent / "idx"), "index", "--quiet"]) == 0
     return docs

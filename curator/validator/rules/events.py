@@ -1,7 +1,7 @@
 """KP001 for ``events.jsonl``: a proposal's status is what HEAD's committed record says.
 
 Only Curator writes events, each in a commit of its own making (see
-``curator.proposals.decisions``). So any difference between the candidate tree's
+``curator.operations.decisions``). So any difference between the candidate tree's
 ``events.jsonl`` (the work tree, the index for the pre-commit hook, a commit for
 CI) and the committed one is a forgery, with two exceptions that Curator itself
 produces:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from curator.proposals.paths import escape_reason, same_as
 from curator.validator.finding import Finding
 from curator.vault.globs import matches
+from curator.vault.paths import escape_reason, same_as
 
 __all__ = ["check", "escape_reason", "is_curator_path"]
 

@@ -12,8 +12,8 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from curator.operations.decisions import looks_like_trailer
 from curator.output import escape
-from curator.proposals.decisions import looks_like_trailer
 from curator.proposals.layout import MANIFEST
 from curator.validator.finding import Finding
 

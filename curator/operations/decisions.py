@@ -206,7 +206,7 @@ def record(vault: Vault, ulid: str, event: str, by: str, reason: str, title: str
     finishes what is left, and the user's own staged and unstaged work stays.
     """
     from curator import faults
-    from curator.proposals import decision_journal, gitindex
+    from curator.operations import decision_journal, gitindex
 
     if event not in ("rejected", "superseded"):
         raise ValueError(f"record() decides without applying; {event!r} is not such a decision")

@@ -68,7 +68,7 @@ def ensure(vault: Vault) -> None:
     import time
 
     from curator.errors import GitLocked
-    from curator.proposals.lock import vault_lock
+    from curator.operations.lock import vault_lock
 
     deadline = time.monotonic() + WAIT_SECONDS
     while True:
@@ -86,9 +86,9 @@ def ensure(vault: Vault) -> None:
 
 def recover(vault: Vault) -> list[str]:
     """Under the vault lock: what was finished or undone, one line each."""
-    from curator.proposals import stage
-    from curator.proposals.apply import recover as recover_apply
-    from curator.proposals.decision_journal import recover as recover_decision
+    from curator.operations import stage
+    from curator.operations.apply import recover as recover_apply
+    from curator.operations.decision_journal import recover as recover_decision
 
     done = []
     decided = recover_decision(vault)

@@ -29,9 +29,9 @@ from dataclasses import asdict, dataclass, field
 from curator import faults
 from curator.errors import GitLocked
 from curator.fsutil import remove_file
+from curator.operations.recovery import DECISION_JOURNAL as NAME
+from curator.operations.recovery import clear_journal, read_journal, write_journal
 from curator.proposals.layout import EVENTS, PROPOSALS_DIR
-from curator.proposals.recovery import DECISION_JOURNAL as NAME
-from curator.proposals.recovery import clear_journal, read_journal, write_journal
 from curator.vault.discover import Vault
 
 
@@ -80,8 +80,8 @@ def sync(vault: Vault, journal: Journal, fault: str) -> list[str]:
     Only what still holds its value from before the decision is changed; returns the
     paths left alone because someone changed them since.
     """
-    from curator.proposals import gitindex
-    from curator.proposals import journal as jr
+    from curator.operations import gitindex
+    from curator.operations import journal as jr
 
     left = []
     now = jr.current_blob(vault, journal.events_path)
@@ -125,7 +125,7 @@ def _discard_temp_files(vault: Vault, journal: Journal) -> None:
 
 def recover(vault: Vault) -> str | None:
     """Finish a decision whose commit the branch reached, or drop one it never reached."""
-    from curator.proposals import gitindex
+    from curator.operations import gitindex
 
     journal = load(vault)
     if journal is None:

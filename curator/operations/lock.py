@@ -37,7 +37,7 @@ def vault_lock(vault: Vault, what: str) -> Iterator[None]:
         break
     try:
         # Whoever takes the lock first finishes or undoes an apply or propose that was killed.
-        from curator.proposals.recovery import recover
+        from curator.operations.recovery import recover
 
         for done in recover(vault):
             from curator import output
@@ -50,6 +50,6 @@ def vault_lock(vault: Vault, what: str) -> Iterator[None]:
 
 
 def check_git_index_unlocked(vault: Vault) -> None:
-    from curator.proposals.gitindex import check_unlocked
+    from curator.operations.gitindex import check_unlocked
 
     check_unlocked(vault)

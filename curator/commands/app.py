@@ -25,7 +25,7 @@ class App:
             self._vault = find_vault(self.vault_arg)
             # An apply or propose killed halfway is finished or undone before any command
             # reads the tree (two stat calls when there is none).
-            from curator.proposals.recovery import ensure
+            from curator.operations.recovery import ensure
 
             ensure(self._vault)
             if self._vault.subfolder:

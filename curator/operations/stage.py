@@ -4,7 +4,7 @@
 propose`` and the MCP server's ``kp_propose`` both call it, with the vault lock
 held. A proposal is assembled and validated in memory, so one the validator
 rejects never touches the disk: no folder, no file under ``files/``, no loose
-object in ``.git``. Every path is checked by ``curator.proposals.paths`` (the
+object in ``.git``. Every path is checked by ``curator.vault.paths`` (the
 function the validator's KP002 rule uses) before it is joined to a folder.
 
 A valid proposal is written to a hidden ``.staging-<ULID>`` folder and renamed
@@ -12,7 +12,7 @@ into place, so a reader never sees half a proposal. When it came from work-tree
 edits, those files are then restored. A propose journal in the git directory
 (``curator-propose.json``) names the staging folder and every file to restore,
 so a kill at any point is finished or undone by the next Curator command
-(``curator.proposals.recovery``): before the rename the folder is removed and the
+(``curator.operations.recovery``): before the rename the folder is removed and the
 files are untouched; after it the restores are completed.
 """
 
@@ -29,13 +29,14 @@ from typing import TYPE_CHECKING
 from curator import faults
 from curator.errors import UsageError
 from curator.fsutil import fsync_dir, remove_file, write_atomic
-from curator.proposals import recovery, store
+from curator.operations import recovery
+from curator.operations.recovery import PROPOSE_JOURNAL as JOURNAL
+from curator.proposals import store
 from curator.proposals.layout import DIFF, FILES, MANIFEST, PROPOSALS_DIR
 from curator.proposals.manifest import Author, Change, Manifest
-from curator.proposals.paths import UnsafePath, checked_join, escape_reason
-from curator.proposals.recovery import PROPOSE_JOURNAL as JOURNAL
 from curator.vault.discover import Vault
 from curator.vault.identity import new_ulid
+from curator.vault.paths import UnsafePath, checked_join, escape_reason
 
 if TYPE_CHECKING:
     from curator.settings import Settings

@@ -11,8 +11,8 @@ from typing import Any
 from curator import output
 from curator.errors import WriteRefused
 from curator.fsutil import remove_file, tmp_leftovers, write_atomic, write_many
-from curator.proposals.recovery import APPLY_JOURNAL as NAME
-from curator.proposals.recovery import clear_journal, read_journal, write_journal
+from curator.operations.recovery import APPLY_JOURNAL as NAME
+from curator.operations.recovery import clear_journal, read_journal, write_journal
 from curator.vault.discover import Vault
 
 
@@ -74,7 +74,7 @@ def blob_bytes(vault: Vault, oid: str | None) -> bytes | None:
 def current_blob(vault: Vault, path: str) -> str | None:
     import pygit2
 
-    from curator.proposals.paths import UnsafePath, checked_join
+    from curator.vault.paths import UnsafePath, checked_join
 
     try:
         with open(checked_join(vault.root, path), "rb") as f:
@@ -84,7 +84,7 @@ def current_blob(vault: Vault, path: str) -> str | None:
 
 
 def put(vault: Vault, path: str, oid: str | None, mode: int = 0o100644) -> None:
-    from curator.proposals.paths import checked_join
+    from curator.vault.paths import checked_join
 
     # Checked again where the path is joined: a symlink may have appeared since validation.
     full = checked_join(vault.root, path)
@@ -104,7 +104,7 @@ def put_many(
 ) -> None:
     """``put`` for many (path, blob id, mode) at once: removals, then one batched durable write.
     ``known``: bytes of some of those blobs, already in memory."""
-    from curator.proposals.paths import checked_join
+    from curator.vault.paths import checked_join
 
     done = 0
 
@@ -131,7 +131,7 @@ def put_many(
 
 def sweep(vault: Vault, journal: Journal) -> None:
     """Remove the temp files a killed batched write left beside the journal's paths."""
-    from curator.proposals.paths import UnsafePath, checked_join
+    from curator.vault.paths import UnsafePath, checked_join
 
     for step in journal.steps:
         try:
@@ -144,7 +144,7 @@ def sweep(vault: Vault, journal: Journal) -> None:
 
 def rollback(vault: Vault, journal: Journal) -> list[str]:
     """Put back every file the apply touched; files changed since by someone else are left."""
-    from curator.proposals.paths import UnsafePath
+    from curator.vault.paths import UnsafePath
 
     sweep(vault, journal)
     left: list[str] = []

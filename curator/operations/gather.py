@@ -1,6 +1,6 @@
 """Where a proposal's changes come from: work-tree edits, a diff file, or new files.
 
-Every path is checked (``curator.proposals.paths``) before a file is read, and
+Every path is checked (``curator.vault.paths``) before a file is read, and
 nothing here writes: the drafts, the files to restore and any base blob the
 object store lacks go to ``stage.stage()``, which writes only a valid proposal.
 """
@@ -13,17 +13,17 @@ from dataclasses import dataclass, field
 import pygit2
 
 from curator.errors import UsageError
+from curator.operations.stage import Draft, Restore
 from curator.proposals import diff as diff_mod
 from curator.proposals.filters import clean, smudge
 from curator.proposals.hunks import HunkConflict
 from curator.proposals.hunks import apply as apply_hunks
-from curator.proposals.paths import checked_join, escape_reason, unsafe_reason
-from curator.proposals.stage import Draft, Restore
 from curator.settings import Settings
 from curator.vault import frontmatter
 from curator.vault.discover import Vault
 from curator.vault.globs import matches
 from curator.vault.identity import mint
+from curator.vault.paths import checked_join, escape_reason, unsafe_reason
 
 STAGED = (
     pygit2.enums.FileStatus.INDEX_NEW

@@ -14,7 +14,7 @@ import os
 import tempfile
 
 from curator.errors import Conflict
-from curator.proposals.paths import checked_join
+from curator.vault.paths import checked_join
 
 
 def _scratch_parent() -> str | None:

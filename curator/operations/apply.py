@@ -25,9 +25,10 @@ import pygit2
 
 from curator import faults
 from curator.errors import CheckFailed, Conflict, CuratorError, NotFound, Rejected
-from curator.proposals import decisions, gitindex, shadow, store
+from curator.operations import decisions, gitindex, shadow
+from curator.operations import journal as jr
 from curator.proposals import events as events_mod
-from curator.proposals import journal as jr
+from curator.proposals import store
 from curator.proposals.diff import reanchor
 from curator.proposals.filters import smudge
 from curator.proposals.hunks import HunkConflict

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from curator.app import App
+from curator.commands.app import App
 
 json_option = click.option("--json", "json_", is_flag=True, help="Print results as JSON.")
 
@@ -28,7 +28,7 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
-            from curator.error_handler import silence_stdout
+            from curator.cli.error_handler import silence_stdout
 
             silence_stdout()
             return 0
@@ -159,10 +159,10 @@ def mcp(ctx: click.Context, http: bool, port: int, author: str) -> int:
     return cmd.run(_app(ctx), http, port, author)
 
 
-from curator.main_index import register as _register_index  # noqa: E402
-from curator.main_librarian import register as _register_librarian  # noqa: E402
-from curator.main_proposals import register as _register_proposals  # noqa: E402
-from curator.main_sources import register as _register_sources  # noqa: E402
+from curator.cli.index import register as _register_index  # noqa: E402
+from curator.cli.librarian import register as _register_librarian  # noqa: E402
+from curator.cli.proposals import register as _register_proposals  # noqa: E402
+from curator.cli.sources import register as _register_sources  # noqa: E402
 
 _register_proposals(cli, json_option, _app)
 _register_index(cli, json_option, _app)
@@ -171,7 +171,7 @@ _register_sources(cli, json_option, _app)
 
 
 def main(argv: list[str] | None = None) -> int:
-    from curator.error_handler import Exit, error_handler, silence_stdout
+    from curator.cli.error_handler import Exit, error_handler, silence_stdout
 
     try:
         with error_handler(passthrough=(click.ClickException, click.exceptions.Exit, click.exceptions.Abort)):

@@ -1,0 +1,1 @@
+"""The command line: click commands, their shared options and the one error handler."""

@@ -1,0 +1,235 @@
+"""Curator's packages import one way: from the command line down to the vault and the leaves.
+
+Each package (or top-level module) has a place in ``LAYERS``; a module may import its own
+package and anything below it, never above. Imports inside functions count as much as those
+at the top of a module (a cycle through a function is still a cycle). An import inside a
+function is kept for one reason only: what it imports is heavy (``HEAVY``: a third-party
+library that costs start-up time, or a Curator module that loads one), and the fast paths
+(``curator validate``, a no-change ``curator index``) must not pay for it.
+
+The picture of these layers is in docs/design.md; ``test_the_design_doc_draws_these_layers``
+keeps the two the same.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "curator"
+
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("cli", "hook", "__main__"),
+    ("commands",),
+    ("bench",),
+    ("mcp",),
+    ("review",),
+    ("diffview",),
+    ("librarian",),
+    ("search",),
+    ("index",),
+    ("sources",),
+    ("embedders",),
+    ("operations",),
+    ("validator",),
+    ("proposals",),
+    ("vault",),
+    ("settings", "leaks"),
+    ("languages", "locations", "fsutil", "cores", "output"),
+    ("unsafe", "clock", "faults", "pids"),
+    ("errors",),
+)
+"""Top to bottom. Names on one line are independent leaves of one rank: none imports another."""
+
+HEAVY_LIBRARIES = frozenset(
+    {
+        "torch",
+        "sentence_transformers",
+        "transformers",
+        "numpy",
+        "threadpoolctl",
+        "safetensors",
+        "tokenizers",
+        "textual",
+        "mcp",
+        "anyio",
+        "starlette",
+        "uvicorn",
+        "pygit2",
+        "pydantic",
+        "ruamel",
+        "sqlite_vec",
+        "detect_secrets",
+        "ulid",
+        "merge3",
+        "unidiff",
+        "selectolax",
+        "Stemmer",
+        "rich",
+        "click",
+    }
+)
+"""Third-party libraries imported where they are used, never at the top of a module on a fast
+path: each costs from 10 ms (rich, unidiff) to 1.4 s (mcp) of start-up, measured with
+``python -X importtime`` on this project's machine."""
+
+
+def _rank(module: str) -> int:
+    parts = module.split(".")
+    name = parts[1] if len(parts) > 1 else parts[0]
+    for i, layer in enumerate(LAYERS):
+        if name in layer:
+            return i
+    raise AssertionError(f"{module} has no place in LAYERS")
+
+
+def _top(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+@cache
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        rel = path.relative_to(ROOT).with_suffix("")
+        name = ".".join(rel.parts)
+        found[name.removesuffix(".__init__")] = path
+    return found
+
+
+def _target(module: str, path: Path, node: ast.ImportFrom | ast.Import) -> list[str]:
+    """The modules (or packages) an import statement names."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if node.level:
+        base = module.split(".")
+        if path.name != "__init__.py":
+            base = base[:-1]
+        base = base[: len(base) - (node.level - 1)]
+        where = ".".join([*base, *([node.module] if node.module else [])])
+    else:
+        where = node.module or ""
+    modules = _modules()
+    return [f"{where}.{a.name}" if f"{where}.{a.name}" in modules else where for a in node.names]
+
+
+@cache
+def _imports() -> list[tuple[str, str, int, bool]]:
+    """(importer, imported, line, inside a function) for every import in the package."""
+    out: list[tuple[str, str, int, bool]] = []
+    for module, path in _modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+
+        def visit(node: ast.AST, inside: bool, typing_only: bool) -> None:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.Import, ast.ImportFrom)):
+                    if not typing_only:
+                        for target in _target(module, path, child):  # noqa: B023
+                            out.append((module, target, child.lineno, inside))  # noqa: B023
+                elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    visit(child, True, typing_only)
+                elif isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                    visit(child, inside, True)
+                else:
+                    visit(child, inside, typing_only)
+
+        visit(tree, False, False)
+    return out
+
+
+@cache
+def _heavy_modules() -> frozenset[str]:
+    """Curator modules that load a heavy library when imported (at their top, or through a
+    Curator module they import at their top)."""
+    direct: dict[str, set[str]] = {}
+    for importer, imported, _line, inside in _imports():
+        if not inside:
+            direct.setdefault(importer, set()).add(imported)
+    heavy: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for module, targets in direct.items():
+            if module in heavy:
+                continue
+            if any(t.split(".")[0] in HEAVY_LIBRARIES or t in heavy for t in targets):
+                heavy.add(module)
+                changed = True
+    return frozenset(heavy)
+
+
+def test_every_import_runs_down_the_layers() -> None:
+    upward = []
+    for importer, imported, line, _inside in _imports():
+        if not imported.startswith("curator.") or _top(importer) == _top(imported):
+            continue
+        if _rank(imported) <= _rank(importer):
+            upward.append(f"{importer}:{line} imports {imported}")
+    assert upward == [], "imports that run up (or across) the layers:\n" + "\n".join(sorted(upward))
+
+
+def test_no_cycle_between_modules() -> None:
+    graph: dict[str, set[str]] = {}
+    for importer, imported, _line, _inside in _imports():
+        if imported.startswith("curator.") and imported != importer and imported in _modules():
+            graph.setdefault(importer, set()).add(imported)
+    cycles = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                cycles.append(" -> ".join([*stack[stack.index(nxt) :], nxt]))
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 5000))
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    assert cycles == [], "import cycles:\n" + "\n".join(cycles)
+
+
+def test_imports_inside_functions_are_for_heavy_modules_only() -> None:
+    heavy = _heavy_modules()
+    light = []
+    for importer, imported, line, inside in _imports():
+        if not inside:
+            continue
+        if imported.startswith("curator"):
+            if imported not in heavy:
+                light.append(f"{importer}:{line} imports {imported} inside a function (it is light: import it at the top)")
+        elif imported.split(".")[0] not in HEAVY_LIBRARIES:
+            light.append(f"{importer}:{line} imports {imported} inside a function (not a heavy library)")
+    assert light == [], "\n".join(sorted(light))
+
+
+def test_the_design_doc_draws_these_layers() -> None:
+    doc = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    chart = re.search(r"```mermaid\n(.*?)```", doc, re.DOTALL)
+    assert chart, "docs/design.md has no mermaid diagram of the layers"
+    drawn = re.findall(r"^\s*(L\d+)\[\"?([^\]\"]+)\"?\]", chart.group(1), re.MULTILINE)
+    names = [tuple(sorted(n.strip() for n in label.split("·"))) for _id, label in drawn]
+    assert names == [tuple(sorted(layer)) for layer in LAYERS]
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["import curator.index.db\n", "from curator.vault import tree\n", "def f():\n    from curator import search\n"],
+)
+def test_the_check_reads_every_form_of_import(tmp_path: Path, source: str) -> None:
+    tree = ast.parse(source)
+    nodes = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert nodes and all(_target("curator.x", tmp_path / "x.py", n)[0].startswith("curator.") for n in nodes)
