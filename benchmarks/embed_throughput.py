@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from curator.cores import threads  # noqa: E402
+from curator.embedders import all_embedders  # noqa: E402
 from curator.embedders import base as embedders  # noqa: E402
 from curator.index.chunker import chunk  # noqa: E402
 from curator.settings import Settings  # noqa: E402
@@ -56,7 +57,7 @@ def as_array(vectors: list[bytes]) -> np.ndarray:
 def curator_side(texts: list[str]) -> tuple[str, Callable[[], np.ndarray]]:
     """The default embedder as `curator index` drives it: like lengths together, 64 a batch."""
     spec = embedders.resolve(Settings())
-    embedder = embedders.create(spec)
+    embedder = all_embedders.create(spec)
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
 
     def run() -> np.ndarray:

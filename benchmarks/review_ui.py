@@ -160,7 +160,7 @@ async def first_paint(root: Path, count: int) -> tuple[float, float, float]:
     from curator.review.queue_screen import QueueScreen
 
     start = time.perf_counter()
-    app = make_app(App(vault_arg=str(root)))
+    app = make_app(*App(vault_arg=str(root)).place()[:2])
     frames = Frames(app)
 
     def first_row() -> str | None:
@@ -217,7 +217,7 @@ async def large_diff(root: Path, ulid: str, lines: int, *, checked: bool) -> tup
     from curator.review.app import make_app
     from curator.review.queue_screen import QueueScreen
 
-    app = make_app(App(vault_arg=str(root)))
+    app = make_app(*App(vault_arg=str(root)).place()[:2])
     frames = Frames(app)
     async with app.run_test(size=(120, 40)) as pilot:
         await poll(lambda: isinstance(app.screen, QueueScreen))

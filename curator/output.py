@@ -10,46 +10,9 @@ from __future__ import annotations
 import json
 import re
 import sys
-from functools import cache
 from typing import Any
 
-# The one set of characters that never reaches a terminal raw, for the CLI and the
-# review UI alike: C0 and C1 controls, DEL, the line/paragraph separators, the bidi
-# marks, embeddings, overrides and isolates (text that reorders itself on screen, the
-# "Trojan Source" set), and the lone surrogates that stand for undecodable bytes of a
-# file name (``surrogateescape``), which no terminal encoding can write.
-UNSAFE = "\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\udc80-\udcff"
-
-
-@cache
-def _unsafe(keep: str) -> re.Pattern[str]:
-    return re.compile(f"(?![{keep}])[{UNSAFE}]" if keep else f"[{UNSAFE}]")
-
-
-def _escaped(n: int) -> str:
-    if 0xDC80 <= n <= 0xDCFF:  # an undecodable file-name byte
-        return f"\\x{n - 0xDC00:02x}"
-    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
-
-
-def _picture(n: int) -> str:
-    if n < 0x20:
-        return chr(0x2400 + n)  # ␀ … ␟ (Unicode "control pictures")
-    if n == 0x7F:
-        return "\u2421"  # ␡
-    if 0xDC80 <= n <= 0xDCFF:
-        return f"⟨0x{n - 0xDC00:02X}⟩"
-    return f"⟨U+{n:04X}⟩"
-
-
-def shown(text: str, *, keep: str = "", pictures: bool = False) -> str:
-    """``text`` with every unsafe character but those in ``keep`` replaced by a visible stand-in.
-
-    The stand-ins are ``\\xNN``/``\\uNNNN`` for plain output, or with ``pictures`` the
-    symbols the review UI styles (``␛``, ``⟨U+202E⟩``, ``⟨0xE9⟩`` for an undecodable byte).
-    """
-    stand_in = _picture if pictures else _escaped
-    return _unsafe(keep).sub(lambda m: stand_in(ord(m.group(0))), text)
+from curator.unsafe import UNSAFE, shown
 
 
 def escape(text: str, *, lines: bool = False) -> str:

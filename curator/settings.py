@@ -20,10 +20,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from curator.errors import ConfigError
+from curator.languages import known, normalise_code
 
 NORMALISATION_MODES = ("plain", "fold", "stem", "fold+stem")
 EMBEDDER_PROVIDERS = ("local", "openai", "ollama", "none")
 SOURCE_TYPES = ("zotero", "csl-json", "jsonl")
+LOCAL_RUNTIMES = ("auto", "bf16", "fp32")
 SOURCE_NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 
 
@@ -222,8 +224,6 @@ def _semantic_checks(s: Settings) -> None:
             f"embedder.provider is {s.embedder.provider!r}",
             hint="one of " + ", ".join(EMBEDDER_PROVIDERS),
         )
-    from curator.embedders.base import LOCAL_RUNTIMES
-
     if s.embedder.runtime not in LOCAL_RUNTIMES:
         raise ConfigError(f"embedder.runtime is {s.embedder.runtime!r}", hint="one of " + ", ".join(LOCAL_RUNTIMES))
     if s.embedder.batch_size < 1:
@@ -242,8 +242,6 @@ def _semantic_checks(s: Settings) -> None:
     if not s.notes.include:
         raise ConfigError("notes.include is empty: no file would be a note")
     _check_sources(s.sources)
-    from curator.index.language import known, normalise_code
-
     for where, code in [
         ("index.language", s.index.language),
         *((f"index.languages[{k}]", v) for k, v in s.index.languages.items()),

@@ -11,6 +11,7 @@ from typing import Any
 
 from curator.bench import beir
 from curator.bench.metrics import ndcg_at, percentile, recall_at
+from curator.embedders import all_embedders
 from curator.embedders import base as embedders
 from curator.index import db, reading
 from curator.index import epoch as epochs
@@ -82,7 +83,7 @@ def _build(
         if vectors and spec.provider != "none" and pending:
             say(f"embedding {pending} passages with {spec.describe()}")
             t = time.perf_counter()
-            embedder = embedders.create(spec)
+            embedder = all_embedders.create(spec)
             result = embed_pending(conn, embedder, settings.embedder.batch_size, _ticker(say, pending))
             if result.error:
                 from curator.errors import EmbedderError

@@ -37,11 +37,11 @@ class _Group(click.Group):
             raise click.exceptions.Abort() from None
         except Exception as e:
             # SQLite found the serving epoch damaged: never read it again, build a new one.
-            from curator.index.recover import is_damage, recover
+            from curator.index.damage import is_damage, rebuild_after_damage
 
             if not is_damage(e) or not isinstance(ctx.obj, App):
                 raise
-            raise recover(ctx.obj, e) from None
+            raise rebuild_after_damage(*ctx.obj.place(), e) from None
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

@@ -121,11 +121,10 @@ def plan(app: App) -> Plan:
 
 
 def run(app: App, dry_run: bool) -> int:
-    from curator.operations import stage
-    from curator.operations.lock import vault_lock
+    from curator.operations import recovery, stage
 
     vault = app.vault()
-    with vault_lock(vault, "adopt"):
+    with recovery.locked(vault, "adopt"):
         p = plan(app)
         staged_id: str | None = None
         report = None

@@ -54,7 +54,7 @@ class App:
 
         explicit = self.index_dir_arg or os.environ.get("CURATOR_INDEX_DIR")
         if explicit:
-            from curator.locations import explicit_index_dir
+            from curator.vault.index_dir import explicit_index_dir
 
             # click reads CURATOR_INDEX_DIR into --index-dir too: name what the person set.
             env = os.environ.get("CURATOR_INDEX_DIR")
@@ -66,7 +66,12 @@ class App:
             return explicit_index_dir(self.vault(), explicit, origin)
         configured = (settings or self.settings()).index.dir
         if configured:
-            from curator.locations import configured_index_dir
+            from curator.vault.index_dir import configured_index_dir
 
             return configured_index_dir(self.vault(), configured)
         return default_index_dir(self.vault().root)
+
+    def place(self) -> tuple[Vault, Settings, str]:
+        """The vault, its settings and its index folder: what the layers below a command take."""
+        settings = self.settings()
+        return self.vault(), settings, self.index_dir(settings)

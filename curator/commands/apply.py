@@ -10,25 +10,14 @@ import click
 from curator import output
 from curator.commands.app import App
 from curator.errors import CheckFailed
-from curator.operations.lock import vault_lock
+from curator.operations import apply as applier
 
 if TYPE_CHECKING:
-    from curator.operations.apply import Applied
-    from curator.settings import Settings
     from curator.validator import ProposalReport
-    from curator.vault.discover import Vault
 
 
 SHOWN = 10
 """Paths named in the one-line summary; ``--json`` lists them all (an adopt changes thousands)."""
-
-
-def decide(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool = True) -> Applied:
-    """Apply under the vault lock: the one path for this command and the review UI."""
-    from curator.operations import apply as applier
-
-    with vault_lock(vault, f"apply {ulid}"):
-        return applier.apply(vault, settings, ulid, by=by, commit=commit)
 
 
 def run(app: App, ulid: str, yes: bool, no_commit: bool) -> int:
@@ -53,7 +42,7 @@ def run(app: App, ulid: str, yes: bool, no_commit: bool) -> int:
         if not click.confirm("apply it?", default=False):
             output.line("not applied")
             return 1
-    done = decide(vault, settings, ulid, by=by, commit=not no_commit)
+    done = applier.apply(vault, settings, ulid, by=by, commit=not no_commit)
     drifted = drifted_paths(done.report)
     if app.json:
         output.emit_json({"id": ulid, "applied": True, "commit": done.commit, "paths": done.paths, "drifted": drifted})

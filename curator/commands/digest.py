@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from curator import output
+from curator import clock, output
 from curator.commands.app import App
 from curator.errors import EXIT_FAILED, UsageError
 from curator.librarian import dates
@@ -24,7 +23,7 @@ def run(
 ) -> int:
     from curator.librarian import deliver
     from curator.librarian.compose import Options, compose
-    from curator.operations.lock import vault_lock
+    from curator.operations import recovery
 
     vault, settings = app.vault(), app.settings()
     k = settings.digest.k if k is None else k
@@ -33,7 +32,7 @@ def run(
         raise UsageError("--k must be at least 1")
     if not half_life > 0:
         raise UsageError("--half-life-days must be more than 0")
-    now = dates.parse_clock(now_text) if now_text else dt.datetime.now(dates.UTC).replace(microsecond=0)
+    now = dates.parse_clock(now_text) if now_text else clock.now()
 
     pending = deliver.pending_digests(vault, settings)
     if pending and not force:
@@ -47,7 +46,7 @@ def run(
             ],
         )
 
-    composed = compose(app, Options(now, k, half_life))
+    composed = compose(*app.place(), Options(now, k, half_life))
     for w in [] if app.json else composed.warnings:
         if w.startswith("reconciled first"):
             output.note(w)
@@ -55,8 +54,8 @@ def run(
             output.warn(w)
     data: dict[str, Any] = {
         "window": {
-            "since": dates.iso(composed.window.since) if composed.window.since else None,
-            "until": dates.iso(composed.window.until),
+            "since": clock.iso(composed.window.since) if composed.window.since else None,
+            "until": clock.iso(composed.window.until),
             "after": composed.window.last,
         },
         "candidates": composed.candidates,
@@ -87,7 +86,7 @@ def run(
         f"The librarian's digest of {composed.candidates} note(s) new in its window; "
         f"ranked by {m.kind}" + (f" ({m.why})" if m.why else "") + "."
     )
-    with vault_lock(vault, "digest"):
+    with recovery.locked(vault, "digest"):
         taken = {p for pending_one in pending for p in pending_one.paths}
         path = deliver.free_path(vault, settings, composed.window.until.date().isoformat(), taken)
         ulid, report = deliver.stage_digest(
@@ -135,10 +134,10 @@ def run(
 def _nothing_new(composed: Composed) -> str:
     since, until, last = composed.window.since, composed.window.until, composed.window.last
     if since is None:
-        return f"nothing to digest: no note was created up to {dates.iso(until)}"
+        return f"nothing to digest: no note was created up to {clock.iso(until)}"
     if since >= until:
-        return f"nothing new: the last digest ({last}) already covers up to {dates.iso(since)}"
-    return f"nothing new since the last digest ({last}, up to {dates.iso(since)})"
+        return f"nothing new: the last digest ({last}) already covers up to {clock.iso(since)}"
+    return f"nothing new since the last digest ({last}, up to {clock.iso(since)})"
 
 
 def _entries(composed: Composed) -> list[dict[str, Any]]:
@@ -152,7 +151,7 @@ def _entries(composed: Composed) -> list[dict[str, Any]]:
                 "source": c.doc.source,
                 "kp_id": c.doc.kp_id,
                 "title": c.doc.title,
-                "created": dates.iso(c.created),
+                "created": clock.iso(c.created),
                 "created_from": c.origin,
                 "similarity": None if s.similarity is None else round(s.similarity, 6),
                 "decay": round(s.decay, 6),
@@ -170,7 +169,7 @@ def _entries(composed: Composed) -> list[dict[str, Any]]:
 def _headline(composed: Composed) -> str:
     m = composed.method
     assert m is not None
-    since = f"since {dates.iso(composed.window.since)}" if composed.window.since else "(first digest)"
+    since = f"since {clock.iso(composed.window.since)}" if composed.window.since else "(first digest)"
     how = {
         "cosine": f"cosine to {composed.anchor}",
         "bm25": f"BM25 to {composed.anchor}'s terms",

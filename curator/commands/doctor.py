@@ -209,7 +209,7 @@ def _item_link_findings(app: App, settings: Settings, links: list[tuple[str, Lin
 
     if not links:
         return []
-    missing = missing_items(app, settings, {link.target for _, link in links})
+    missing = missing_items(settings, app.index_dir(settings), {link.target for _, link in links})
     if not missing:
         return []
     fix = (
@@ -292,7 +292,7 @@ def _link_findings(
 def _index_findings(app: App, settings: Settings) -> list[Finding]:
     from curator.index.health import doctor_findings
 
-    return [Finding(*f) for f in doctor_findings(app, settings)]
+    return [Finding(*f) for f in doctor_findings(settings, app.index_dir(settings))]
 
 
 WARNINGS = frozenset({"title-only-link", "unknown-language", "unresolved-anchor", "deprecated-setting"})

@@ -5,9 +5,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from curator import output
 from curator.commands.app import App
+
+if TYPE_CHECKING:
+    from curator.index.sources import SourceReport, SyncReport
 
 
 @contextmanager
@@ -76,8 +80,6 @@ def print_report(report, quiet: bool, json_: bool) -> None:  # type: ignore[no-u
         output.warn(w)
     if quiet:
         if report.sources is not None:
-            from curator.commands.sources import print_sync
-
             print_sync(report.sources, quiet=True)
         return
     extra = []
@@ -95,9 +97,37 @@ def print_report(report, quiet: bool, json_: bool) -> None:  # type: ignore[no-u
     for path, line, why in report.embed.rejected:
         output.line(f"not embedded {path}:{line}: the embedder refused it ({why})")
     if report.sources is not None:
-        from curator.commands.sources import print_sync
-
         print_sync(report.sources)
+
+
+def print_sync(report: SyncReport, quiet: bool = False) -> None:
+    """What a sync did, a line a source that was read; errors as warnings even when quiet."""
+    for r in report.sources:
+        if r.error:
+            output.warn(f"source {r.name}: {r.error}; its {r.items} indexed item(s) keep serving")
+        if quiet or not r.read:
+            continue
+        if not r.error:
+            output.line(
+                f"source {r.name} ({r.type}): {r.indexed} indexed, {r.unchanged} unchanged, "
+                f"{r.removed} removed in {r.seconds:.2f}s"
+            )
+        _print_problems(r)
+    for name in report.dropped:
+        if not quiet:
+            output.line(f"source {name}: no longer in the config; its items left the index")
+
+
+def _print_problems(r: SourceReport) -> None:
+    p = r.problems
+    if p.count:
+        output.line(f"  {p.count} problem(s), skipped:" if p.count > len(p.named) else "  skipped:")
+        for what in p.named:
+            output.line(f"    {output.safe_path(what)}")
+    for what in p.warnings:
+        output.line(f"  warning: {output.safe_path(what)}")
+    if p.warning_count > len(p.warnings):
+        output.line(f"  and {p.warning_count - len(p.warnings)} more warning(s)")
 
 
 def _grouped(skips: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -8,9 +8,9 @@ from curator.commands.app import App
 
 def run(app: App) -> int:
     from curator.index import reading
-    from curator.index.reader import open_serving, report_warnings
+    from curator.index.serving import open_serving, report_warnings
 
-    opened = open_serving(app)
+    opened = open_serving(*app.place())
     docs = reading.documents(opened.conn)
     opened.conn.close()
     if app.json:

@@ -17,6 +17,5 @@ def run(app: App, http: bool, port: int, author: str) -> int:
         raise
     if not 1 <= port <= 65535:
         raise UsageError(f"--port must be between 1 and 65535, not {port}")
-    app.vault()  # a missing vault is a one-line error before the server starts
-    app.settings()
-    return serve(app, http=http, port=port, author=author)
+    # A missing vault or a bad config is a one-line error before the server starts.
+    return serve(*app.place(), http=http, port=port, author=author)

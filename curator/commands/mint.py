@@ -94,7 +94,7 @@ def run(app: App, paths: tuple[str, ...]) -> int:
         else:
             output.line(kp_id)
         return 0
-    from curator.operations.lock import vault_lock
+    from curator.operations import recovery
     from curator.vault import templates as tmpl
 
     vault = app.vault()
@@ -103,7 +103,7 @@ def run(app: App, paths: tuple[str, ...]) -> int:
     staged = {e.path for e in repo.index}
     found = tmpl.on_disk(vault.root)
     wanted = list(dict.fromkeys(vault.user_path(p) for p in paths))
-    with vault_lock(vault, "mint"):
+    with recovery.locked(vault, "mint"):
         outcomes = [_one(app, p, head, staged, found) for p in wanted]
     failed = any(o.skipped for o in outcomes)
     if app.json:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import re
 import unicodedata
 
-from curator import output
+from curator import clock, output
 from curator.commands.app import App
 from curator.errors import UsageError
 from curator.vault import frontmatter
@@ -44,7 +43,7 @@ def run(app: App, title: str, folder: str) -> int:
     while name.casefold() in taken or os.path.lexists(os.path.join(target_dir, name)):
         name, n = f"{base}-{n}.md", n + 1
     kp_id = mint()
-    created = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    created = clock.iso()
     text = frontmatter.update(f"# {title.strip()}\n\n", {"kp_id": kp_id, "title": title.strip(), "created": created})
     path = os.path.join(target_dir, name)
     with open(path, "x", encoding="utf-8", newline="\n") as f:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from curator import output
+from curator import clock, output
 from curator.commands.app import App
 
 
@@ -30,7 +30,7 @@ def run(app: App, all_: bool) -> int:
 
     vault = app.vault()
     state = RepoState(vault, app.settings())
-    now = dt.datetime.now(dt.UTC)
+    now = clock.now()
     rows: list[dict[str, Any]] = []
     for pid in store.list_ids(vault.root):
         report = validate_proposal(state, store.load_within(vault.root, pid, state.settings.limits))

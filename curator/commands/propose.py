@@ -6,8 +6,7 @@ from curator import output
 from curator.commands.app import App
 from curator.errors import EXIT_FAILED, UsageError
 from curator.operations import gather as sources
-from curator.operations import stage
-from curator.operations.lock import vault_lock
+from curator.operations import recovery, stage
 
 
 def run(
@@ -28,7 +27,7 @@ def run(
     if include_new and (patch or creates):
         raise UsageError("--include-new picks new work-tree notes; do not combine it with --patch or --create")
     minted: list[str] = []
-    with vault_lock(vault, "propose"):
+    with recovery.locked(vault, "propose"):
         base = stage.head_commit(vault)
         collected = sources.Collected()
         if patch:

@@ -28,9 +28,9 @@ def resolve_ref_with_others(app: App, ref: str) -> tuple[str, list[str]]:
     # current folder inside the vault, else relative to the vault root.
     ref = vault.user_path(ref) if ref.strip() else ref
     try:
-        from curator.index.reader import open_serving
+        from curator.index.serving import open_serving
 
-        conn = open_serving(app).conn
+        conn = open_serving(*app.place()).conn
     except CuratorError:  # no index (or a broken one): only paths can be read
         return refs.resolve(vault, settings, ref, None), []
     try:
@@ -48,13 +48,13 @@ def source_item(app: App, ref: str, page: int = 1) -> ItemPage | None:
 
     if not derived.looks_like_item_ref(ref):
         return None
-    from curator.index.reader import open_serving
     from curator.index.refs import why_not_a_note
+    from curator.index.serving import open_serving
 
     if why_not_a_note(app.vault(), app.settings(), ref.removeprefix("./")) is None:
         return None
     try:
-        conn = open_serving(app, refresh=False).conn
+        conn = open_serving(*app.place(), refresh=False).conn
     except CuratorError:
         return None
     try:

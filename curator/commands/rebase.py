@@ -5,7 +5,6 @@ from __future__ import annotations
 from curator import output
 from curator.commands.app import App
 from curator.errors import EXIT_FAILED
-from curator.operations.lock import vault_lock
 
 
 def run(app: App, ulid: str) -> int:
@@ -15,8 +14,7 @@ def run(app: App, ulid: str) -> int:
     vault = app.vault()
     settings = app.settings()
     by = f"human:{stage.default_author(vault).name}"
-    with vault_lock(vault, f"rebase {ulid}"):
-        done = rebaser.rebase(vault, settings, ulid, by=by)
+    done = rebaser.rebase(vault, settings, ulid, by=by)
     staged = done.new is not None and done.report is not None and done.report.ok
     if app.json:
         output.emit_json(

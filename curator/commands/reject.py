@@ -2,25 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from curator import output
 from curator.commands.app import App
 from curator.errors import UsageError
-from curator.operations.lock import vault_lock
-
-if TYPE_CHECKING:
-    from curator.vault.discover import Vault
-
-
-def decide(vault: Vault, ulid: str, reason: str, *, by: str) -> str:
-    """Record a ``rejected`` event (a commit) under the vault lock: the one path for this command and the review UI."""
-    from curator.operations import decisions
-
-    if not reason.strip():
-        raise UsageError("--reason must say why")
-    with vault_lock(vault, f"reject {ulid}"):
-        return decisions.record(vault, ulid, "rejected", by, reason)
+from curator.operations import decisions
 
 
 def run(app: App, ulid: str, reason: str) -> int:
@@ -29,7 +14,7 @@ def run(app: App, ulid: str, reason: str) -> int:
     if not reason.strip():
         raise UsageError("--reason must say why")
     vault = app.vault()
-    commit = decide(vault, ulid, reason, by=f"human:{stage.default_author(vault).name}")
+    commit = decisions.reject(vault, ulid, reason, by=f"human:{stage.default_author(vault).name}")
     reason = " ".join(reason.split())
     if app.json:
         output.emit_json({"id": ulid, "rejected": True, "reason": reason, "commit": commit})

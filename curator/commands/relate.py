@@ -15,7 +15,7 @@ def collect(app: App, ref: str) -> tuple[dict[str, Any], list[str]]:
     from curator.commands.read import resolve_ref_with_others, say_others, source_item
     from curator.index import reading
     from curator.index.db import VAULT
-    from curator.index.reader import open_serving
+    from curator.index.serving import open_serving
 
     item = source_item(app, ref)
     others: list[str] = []
@@ -25,7 +25,7 @@ def collect(app: App, ref: str) -> tuple[dict[str, Any], list[str]]:
         (path, others), source = resolve_ref_with_others(app, ref), VAULT
         if not app.json:
             say_others(ref, path, others)
-    opened = open_serving(app)
+    opened = open_serving(*app.place())
     try:
         rel = reading.relations(opened.conn, path, source=source)
     finally:
@@ -60,7 +60,7 @@ def _as_written(app: App, path: str) -> dict[tuple[int, str, str], str]:
 
 
 def run(app: App, ref: str) -> int:
-    from curator.index.reader import report_warnings
+    from curator.index.serving import report_warnings
 
     data, warnings = collect(app, ref)
     if app.json:

@@ -13,13 +13,6 @@ def run(app: App) -> int:
         raise UsageError("curator review needs a terminal", hint="use curator proposals, apply and reject in scripts")
     from curator.review.app import make_app
 
-    vault = app.vault()
-    from curator.operations import journal
-
-    if journal.load(vault) is not None:
-        from curator.operations.lock import vault_lock
-
-        with vault_lock(vault, "recover"):
-            pass  # taking the lock finishes or undoes an interrupted apply before the queue is read
-    make_app(app).run()
+    app.vault()  # finishes or undoes an interrupted operation before the queue is read
+    make_app(app.vault(), app.settings()).run()
     return 0

@@ -34,12 +34,12 @@ def run(
     mmr: bool | None,
     explain: bool,
 ) -> int:
-    from curator.index.reader import open_serving
+    from curator.index.serving import open_serving
     from curator.search.engine import Searcher
 
     settings = app.settings()
     _build_if_missing(app)
-    opened = open_serving(app)
+    opened = open_serving(*app.place())
     searcher = Searcher(opened.conn, opened.epoch.id, opened.base_url)
     result = searcher.search(
         query,

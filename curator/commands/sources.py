@@ -2,44 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from curator import output
 from curator.commands.app import App
+from curator.commands.index import print_report, progress_bar
 from curator.errors import UsageError
-
-if TYPE_CHECKING:
-    from curator.index.sources import SourceReport, SyncReport
-
-
-def print_sync(report: SyncReport, quiet: bool = False) -> None:
-    """What a sync did, a line a source that was read; errors as warnings even when quiet."""
-    for r in report.sources:
-        if r.error:
-            output.warn(f"source {r.name}: {r.error}; its {r.items} indexed item(s) keep serving")
-        if quiet or not r.read:
-            continue
-        if not r.error:
-            output.line(
-                f"source {r.name} ({r.type}): {r.indexed} indexed, {r.unchanged} unchanged, "
-                f"{r.removed} removed in {r.seconds:.2f}s"
-            )
-        _print_problems(r)
-    for name in report.dropped:
-        if not quiet:
-            output.line(f"source {name}: no longer in the config; its items left the index")
-
-
-def _print_problems(r: SourceReport) -> None:
-    p = r.problems
-    if p.count:
-        output.line(f"  {p.count} problem(s), skipped:" if p.count > len(p.named) else "  skipped:")
-        for what in p.named:
-            output.line(f"    {output.safe_path(what)}")
-    for what in p.warnings:
-        output.line(f"  warning: {output.safe_path(what)}")
-    if p.warning_count > len(p.warnings):
-        output.line(f"  and {p.warning_count - len(p.warnings)} more warning(s)")
 
 
 def _check_names(app: App, names: tuple[str, ...]) -> None:
@@ -51,7 +19,6 @@ def _check_names(app: App, names: tuple[str, ...]) -> None:
 
 
 def run_sync(app: App, names: tuple[str, ...]) -> int:
-    from curator.commands.index import print_report, progress_bar
     from curator.index.reconcile import reconcile
 
     _check_names(app, names)
@@ -67,7 +34,7 @@ def run_sync(app: App, names: tuple[str, ...]) -> int:
 def collect(app: App) -> dict[str, Any]:
     from curator.errors import CuratorError
     from curator.index.derived import counts as derived_counts
-    from curator.index.reader import open_serving
+    from curator.index.serving import open_serving
     from curator.index.sources import state_of
     from curator.sources.all_sources import open_source
 
@@ -76,7 +43,7 @@ def collect(app: App) -> dict[str, Any]:
     counts: dict[str, int] = {}
     warnings: list[str] = []
     try:
-        opened = open_serving(app, refresh=False)
+        opened = open_serving(*app.place(), refresh=False)
     except CuratorError as e:
         warnings.append(f"{e}: nothing is indexed yet")
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 
-from curator import output
+from curator import clock, output
 from curator.commands.app import App
 
 
@@ -13,9 +13,9 @@ def collect(app: App) -> dict[str, object]:
     from curator.index import epoch as epochs
     from curator.index import reading
     from curator.index.derived import counts as derived_counts
-    from curator.index.reader import open_serving
+    from curator.index.serving import open_serving
 
-    opened = open_serving(app, refresh=False)
+    opened = open_serving(*app.place(), refresh=False)
     c = opened.conn
     try:
         fp = reading.fingerprint(c)
@@ -49,14 +49,6 @@ def collect(app: App) -> dict[str, object]:
     }
 
 
-def duration(seconds: int) -> str:
-    if seconds < 90:
-        return f"{seconds}s"
-    if seconds < 5400:
-        return f"{round(seconds / 60)} min"
-    return f"{seconds / 3600:.1f} h"
-
-
 def _kinds(counts: dict[str, int]) -> str:
     return ", ".join(f"{n} {kind}" for kind, n in counts.items())
 
@@ -78,7 +70,7 @@ def run(app: App) -> int:
     eta = data["pending_eta_seconds"]
     pending = f"{data['pending_embeddings']} pending"
     if eta is not None:
-        pending += f" (about {duration(int(eta))} at {data['embed_rate']:.0f} passages/s)"
+        pending += f" (about {clock.duration(int(eta))} at {data['embed_rate']:.0f} passages/s)"
     output.line(
         f"passages   {data['passages']}: {data['embedded']} embedded, {pending}, "
         f"{data['lexical_only_secrets']} lexical-only (secrets), {data['rejected_by_embedder']} refused"

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
-from curator.output import shown
+from curator.unsafe import shown
 
-# Stand-ins the renderers style as "not really text" (see ``output._picture``).
+# Stand-ins the renderers style as "not really text" (see ``unsafe._picture``).
 STAND_IN_RE = re.compile("[\u2400-\u2421]|⟨U\\+[0-9A-F]{4}⟩|⟨0x[0-9A-F]{2}⟩")
 
 

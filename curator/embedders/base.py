@@ -1,4 +1,4 @@
-"""The embedder port, how a provider is chosen, and the registry of adapters."""
+"""The embedder port and how a provider is chosen; ``all_embedders`` maps each provider to its adapter."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ class EmbedderSpec:
         return f"{self.provider}:{self.model} ({self.dims} dims{how})"
 
 
-class Rejected(Exception):
+class InputRefused(Exception):
     """The provider refused this input (too long, bad characters): retrying will not help."""
 
     def __init__(self, status: int, detail: str) -> None:
@@ -134,7 +134,6 @@ def resolve(settings: Settings) -> EmbedderSpec:
     raise EmbedderError(f"unknown embedder {provider!r}", hint="local, openai, ollama or none")
 
 
-LOCAL_RUNTIMES = ("auto", "bf16", "fp32")
 BF16 = "bf16-all"
 """The fingerprint's name for the bf16 path: the transformer's weights and activations in
 bfloat16, pooling in fp32 (``embedder.runtime: bf16`` or ``auto`` on a CPU with bf16 units)."""
@@ -204,29 +203,6 @@ FEW_CHARS = 32_000
 """Up to this much text to embed (a query, a few edited notes, a small vault) the local model
 runs without torch: importing torch takes longer than numpy takes to embed it, about two
 seconds at most."""
-
-
-def create(spec: EmbedderSpec, *, few: bool = False) -> Embedder:
-    """The adapter for ``spec``; ``few`` asks for one tuned to a handful of texts."""
-    if spec.provider == "local":
-        from curator.embedders import local
-
-        if spec.runtime not in (None, BF16, BF16_AUTOCAST):
-            raise EmbedderError(f"unknown local runtime {spec.runtime!r}", hint="run `curator index rebuild`")
-        return local.light(spec) if few else local.LocalEmbedder(spec)
-    if spec.provider == "openai":
-        from curator.embedders.openai import OpenAIEmbedder
-
-        return OpenAIEmbedder(spec)
-    if spec.provider == "ollama":
-        from curator.embedders.ollama import OllamaEmbedder
-
-        return OllamaEmbedder(spec)
-    if spec.provider == "fake":
-        from curator.embedders.fake import HashEmbedder
-
-        return HashEmbedder(spec)
-    raise EmbedderError(f"no embedder for provider {spec.provider!r}")
 
 
 def from_fingerprint(data: dict[str, Any], base_url: str | None = None) -> EmbedderSpec:

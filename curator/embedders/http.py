@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 import time
-import urllib.error
-import urllib.request
 from typing import Any
 
-from curator.embedders.base import Rejected
+from curator.embedders.base import InputRefused
 from curator.errors import EmbedderError
 
 RETRIES = 3
@@ -17,6 +15,11 @@ RETRIES = 3
 def post_json(
     url: str, payload: dict[str, Any], headers: dict[str, str] | None = None, timeout: float = 60.0
 ) -> dict[str, Any]:
+    # urllib.request (http.client, email, ssl) is 30 ms of start-up: the remote adapters are
+    # built on every reconcile, and a reconcile with nothing to embed never sends a request.
+    import urllib.error
+    import urllib.request
+
     body = json.dumps(payload).encode("utf-8")
     request_headers = {"Content-Type": "application/json", **(headers or {})}
     last = ""
@@ -33,7 +36,7 @@ def post_json(
             if e.code == 429 or e.code >= 500:
                 last = f"HTTP {e.code}"
             else:
-                raise Rejected(e.code, detail) from None
+                raise InputRefused(e.code, detail) from None
         except (urllib.error.URLError, TimeoutError, ConnectionError) as e:
             last = str(getattr(e, "reason", e))
         except ValueError:

@@ -19,6 +19,10 @@ from curator.errors import IndexError_
 BUSY_TIMEOUT_MS = 10_000
 SCHEMA_VERSION = 1
 VAULT = "vault"
+CITE_RANK = 5
+"""The doc_keys rank of a source item's citation keys: only ``cite`` links (``@key``) match
+them, and ``cite`` links match nothing else, so a note named ``@smith2020.md`` and the item
+cited as ``@smith2020`` never stand in for each other."""
 """The source name of the vault's notes (corpora and Zotero have their own)."""
 VEC_PENDING, VEC_DONE, VEC_SECRET, VEC_REJECTED, VEC_NONE = 0, 1, 2, 3, 4
 """A passage's vector state: waiting, embedded, withheld (carries a secret), refused, no embedder."""

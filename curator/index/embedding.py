@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import apsw
 
-from curator.embedders.base import Embedder, Rejected
+from curator.embedders.base import Embedder, InputRefused
 from curator.errors import EmbedderError, IndexError_
 from curator.index import db
 from curator.index.db import VEC_DONE, VEC_PENDING, VEC_REJECTED, VEC_SECRET
@@ -55,7 +55,7 @@ def _embed_batch(
     """One request and one transaction: a crash loses at most this batch."""
     try:
         vectors = embedder.embed([t for _, _, t in batch])
-    except Rejected as e:
+    except InputRefused as e:
         with conn:
             for pid, _doc, _ in batch:
                 conn.execute("UPDATE passages SET vec = ?, note = ? WHERE id = ?", (VEC_REJECTED, e.detail[:200], pid))

@@ -19,9 +19,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import apsw
+
+from curator import clock
 from curator.embedders.base import EmbedderSpec
 from curator.errors import IndexError_, IndexUnwritable
 from curator.fsutil import fsync_dir, write_atomic
+from curator.index import db, reading
 from curator.index.chunker import CHUNKER_VERSION
 from curator.index.normalise import NORMALISATION_VERSION
 from curator.pids import alive
@@ -200,3 +204,52 @@ def unwritable(index_dir: str, e: OSError) -> IndexUnwritable:
         f"cannot write the index folder {index_dir}: {why}",
         hint="make it writable, or choose another with --index-dir or CURATOR_INDEX_DIR",
     )
+
+
+def open_checked(ep: Epoch) -> apsw.Connection:
+    """The epoch's database, integrity-checked unless its sidecar vouches for it; CorruptError otherwise."""
+    conn = db.connect(ep.path)
+    if not trusted(ep):
+        result = conn.execute("PRAGMA quick_check").fetchall()
+        if result != [("ok",)]:
+            conn.close()
+            raise apsw.CorruptError(f"integrity check: {result[0][0] if result else 'no answer'}")
+    if db.get_meta(conn, "fingerprint") is None:
+        conn.close()
+        raise apsw.CorruptError("not a Curator index (no fingerprint)")
+    return conn
+
+
+def outdated(fp: dict[str, object]) -> str | None:
+    """What in ``fp`` an older Curator wrote (chunker or normalisation version), or None.
+
+    Passages chunked or tokenised the old way must never sit beside new ones in one
+    epoch: such an epoch is rebuilt, not written to."""
+    norm = fp.get("normalisation")
+    old: list[str] = []
+    if fp.get("chunker") != CHUNKER_VERSION:
+        old.append(f"chunker v{fp.get('chunker')}")
+    if not isinstance(norm, dict) or norm.get("version") != NORMALISATION_VERSION:
+        old.append(f"normalisation v{norm.get('version') if isinstance(norm, dict) else '?'}")
+    return ", ".join(old) or None
+
+
+def mismatch_message(serving: dict[str, Any], configured: dict[str, Any], conn: apsw.Connection | None = None) -> str:
+    """What to do when the config and the serving epoch disagree. With the serving epoch's
+    connection, how much a rebuild would embed (its passages, and the time at the rate the
+    last embedding run measured); and when the serving epoch is lexical, how to stay so."""
+    text = (
+        f"the config asks for {describe(configured)} but the serving epoch is "
+        f"{describe(serving)}; run `curator index rebuild`"
+    )
+    wanted = configured["embedder"]["provider"]
+    # The same embedder (only the normalisation or chunking moved): a rebuild carries every
+    # unchanged passage's vector over and embeds nothing of it.
+    if wanted != "none" and conn is not None and serving.get("embedder") != configured.get("embedder"):
+        passages = reading.passage_count(conn)
+        rate = reading.embed_rate(conn)
+        eta = f", about {clock.duration(passages / rate)} at {rate:.0f} passages/s" if rate else ""
+        text += f" (it embeds {passages} passage(s){eta})"
+    if wanted != "none" and serving["embedder"]["provider"] == "none":
+        text += "; or, to stay lexical, set `embedder.provider: none` in .kp/config.yaml"
+    return text

@@ -7,21 +7,19 @@ from typing import TYPE_CHECKING
 from curator.errors import EmbedderError
 
 if TYPE_CHECKING:
-    from curator.commands.app import App
     from curator.settings import Settings
 
 Row = tuple[str, int, str, str, str]
 
 
-def doctor_findings(app: App, settings: Settings) -> list[Row]:
+def doctor_findings(settings: Settings, index_dir: str) -> list[Row]:
     import apsw
 
     from curator.embedders import base as embedders
     from curator.index import db
     from curator.index import epoch as epochs
-    from curator.index.serving import mismatch_message, open_checked
+    from curator.index.epoch import mismatch_message, open_checked
 
-    index_dir = app.index_dir(settings)
     ep = epochs.serving(index_dir)
     if ep is None:
         return []
@@ -64,7 +62,7 @@ def doctor_findings(app: App, settings: Settings) -> list[Row]:
     return rows
 
 
-def missing_items(app: App, settings: Settings, refs: set[str]) -> set[str] | None:
+def missing_items(settings: Settings, index_dir: str, refs: set[str]) -> set[str] | None:
     """Which of ``refs`` (``zotero:KEY`` ...) no source item in the index answers; None when
     there is no index to ask and sources are configured (a sync will tell)."""
     import apsw
@@ -72,7 +70,7 @@ def missing_items(app: App, settings: Settings, refs: set[str]) -> set[str] | No
     from curator.index import db, derived
     from curator.index import epoch as epochs
 
-    ep = epochs.serving(app.index_dir(settings))
+    ep = epochs.serving(index_dir)
     if ep is None:
         return None if settings.sources else set(refs)
     try:

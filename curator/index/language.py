@@ -25,47 +25,11 @@ import re
 from functools import lru_cache
 from typing import Any
 
-ENGLISH = "en"
+from curator.languages import ENGLISH, STEMMERS, normalise_code
+
 MARK = "0"
 """Appended to every word of a note in another language than English: no Porter rule
 matches a word ending in a digit."""
-STEMMERS = {
-    "ar": "arabic",
-    "ca": "catalan",
-    "cs": "czech",
-    "da": "danish",
-    "de": "german",
-    "el": "greek",
-    "es": "spanish",
-    "et": "estonian",
-    "eu": "basque",
-    "fi": "finnish",
-    "fr": "french",
-    "ga": "irish",
-    "hi": "hindi",
-    "hu": "hungarian",
-    "hy": "armenian",
-    "id": "indonesian",
-    "it": "italian",
-    "lt": "lithuanian",
-    "nb": "norwegian",
-    "ne": "nepali",
-    "nl": "dutch",
-    "nn": "norwegian",
-    "no": "norwegian",
-    "pl": "polish",
-    "pt": "portuguese",
-    "ro": "romanian",
-    "ru": "russian",
-    "sr": "serbian",
-    "sv": "swedish",
-    "ta": "tamil",
-    "tr": "turkish",
-    "yi": "yiddish",
-}
-"""Language code (ISO 639-1) → Snowball algorithm; English is FTS5's porter."""
-UNSTEMMED = frozenset({"zh", "ja", "ko", "th", "lo", "km", "my", "vi", "he", "fa", "uk", "bg", "ka"})
-"""Known languages without a stemmer here: their words are marked as they are."""
 TOKEN_RE = re.compile(r"[^\W_]+")
 
 
@@ -74,18 +38,6 @@ def of_index(conn: Any) -> tuple[str, ...]:
     from curator.index.db import get_json
 
     return tuple(get_json(conn, "languages", [ENGLISH]))
-
-
-def normalise_code(value: Any) -> str | None:
-    """``de-DE`` → ``de``; None for anything that is not a language tag."""
-    if not isinstance(value, str):
-        return None
-    code = value.strip().replace("_", "-").split("-", 1)[0].casefold()
-    return code if code.isalpha() and 2 <= len(code) <= 3 else None
-
-
-def known(code: str | None) -> bool:
-    return code is not None and (code == ENGLISH or code in STEMMERS or code in UNSTEMMED)
 
 
 def of_note(meta: dict[str, Any], path: str, folders: tuple[tuple[str, str], ...], default: str) -> str:
@@ -165,6 +117,69 @@ def marked(text: str, code: str, whole: bool = False) -> str:
 
 
 # Query-side stop words (documents keep every word): the most frequent function words.
+# Query-side only: dropped when the query has other words, so "why is the database
+# locked" is about databases and locks (documents keep every word).
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "from",
+        "has",
+        "have",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "so",
+        "such",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "was",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "you",
+        "your",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "should",
+        "would",
+        "not",
+        "no",
+    ]
+)
+
 _STOPWORDS = {
     "de": "aber als am an auch auf aus bei bin bis da das dass dem den der des die dies doch du durch ein eine "
     "einem einen einer eines er es für hat hatte ich ihr im in ist ja kann man mit nach nicht noch nur ob oder "
@@ -185,8 +200,6 @@ _STOPWORDS = {
 @lru_cache(maxsize=64)
 def stopwords(languages: tuple[str, ...]) -> frozenset[str]:
     """Stop words of every language in ``languages`` (English always, as before)."""
-    from curator.index.normalise import STOPWORDS
-
     words: set[str] = set(STOPWORDS)
     for code in languages:
         words.update(_STOPWORDS.get(code, "").split())

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import apsw
 
-from curator.index.db import VAULT
+from curator.index.db import CITE_RANK, VAULT
 from curator.vault import anchors
 from curator.vault.resolve import Resolution, Resolver, Target
 
@@ -28,8 +28,6 @@ class Graph:
 
 
 def load(conn: apsw.Connection) -> Graph:
-    from curator.index.writer import CITE_RANK
-
     aliases: dict[int, list[str]] = {}
     cites: dict[str, int] = {}
     for doc_id, key, rank in conn.execute(f"SELECT doc_id, key, rank FROM doc_keys WHERE rank IN (4, {CITE_RANK})"):

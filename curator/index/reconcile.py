@@ -16,17 +16,18 @@ from typing import TYPE_CHECKING
 
 import apsw
 
-from curator import cores, faults
+from curator import clock, cores, faults
+from curator.embedders import all_embedders
 from curator.embedders import base as embedders
 from curator.errors import EmbedderError, IndexError_
 from curator.index import db
 from curator.index import epoch as epochs
 from curator.index.db import VAULT as SOURCE
 from curator.index.embedding import EmbedResult, carry_over, embed_pending
+from curator.index.epoch import mismatch_message, open_checked, outdated
 from curator.index.freshness import sentinels_of, unchanged
 from curator.index.full_path import full_path
 from curator.index.normalise import tokenizer
-from curator.index.serving import mismatch_message, open_checked, outdated
 from curator.settings import Settings
 from curator.vault.discover import Vault
 
@@ -62,7 +63,7 @@ def _create(index_dir: str, fp: dict[str, object], mode: str) -> tuple[epochs.Ep
     db.create_schema(conn, tokenizer=tokenizer(mode), dims=dims)
     with conn:
         db.set_json(conn, "fingerprint", fp)
-        db.set_meta(conn, "created", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+        db.set_meta(conn, "created", clock.iso())
     return ep, conn
 
 
@@ -98,7 +99,7 @@ def _finish(conn: apsw.Connection, ep: epochs.Epoch, report: Report, started: fl
     wrote = not report.fast or report.embed.embedded or report.embed.withheld or report.embed.rejected
     if wrote:
         with conn:
-            db.set_meta(conn, "last_reconcile", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+            db.set_meta(conn, "last_reconcile", clock.iso())
             db.set_meta(conn, "last_reconcile_seconds", f"{time.perf_counter() - started:.3f}")
     report.passages = conn.execute("SELECT count(*) FROM passages").fetchone()[0]
     report.skips = [(p, r) for p, r in conn.execute("SELECT path, reason FROM skips ORDER BY path")]
@@ -130,7 +131,7 @@ def _embed(
         few = chars <= embedders.FEW_CHARS
         if not few and announce:
             announce(f"embedding {pending} passages with {spec.describe()}")
-        embedder = embedders.create(spec, few=few)
+        embedder = all_embedders.create(spec, few=few)
     except EmbedderError as e:
         report.embed.error = str(e)
     else:

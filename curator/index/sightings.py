@@ -10,9 +10,9 @@ before it existed gain it on their next reconcile: no migration, nothing rebuilt
 
 from __future__ import annotations
 
-import time
-
 import apsw
+
+from curator import clock
 
 
 def ensure(conn: apsw.Connection) -> None:
@@ -24,7 +24,7 @@ def ensure(conn: apsw.Connection) -> None:
 
 def record(conn: apsw.Connection, source: str, path: str) -> None:
     """Note that (source, path) is in the index now, unless it was seen before."""
-    at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    at = clock.iso()
     conn.execute("INSERT OR IGNORE INTO sightings(source, path, at) VALUES (?, ?, ?)", (source, path, at))
 
 

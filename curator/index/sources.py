@@ -20,6 +20,7 @@ from typing import Any
 
 import apsw
 
+from curator import clock
 from curator.errors import SourceError
 from curator.index import db
 from curator.index.db import VAULT
@@ -87,7 +88,7 @@ def _files(saved: dict[str, Any]) -> list[str]:
 
 
 def _now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return clock.iso()
 
 
 def state_of(conn: apsw.Connection) -> dict[str, Any]:

@@ -12,15 +12,11 @@ from typing import Any
 import apsw
 
 from curator.index import sightings
-from curator.index.db import VAULT, VEC_DONE, VEC_NONE, VEC_PENDING, has_table
+from curator.index.db import CITE_RANK, VAULT, VEC_DONE, VEC_NONE, VEC_PENDING, has_table
 from curator.index.normalise import fts_row
 
 PassageRow = tuple[int, int, int, str, str]
 """(seq, start_line, end_line, breadcrumb, text): a chunker Passage is one."""
-CITE_RANK = 5
-"""The doc_keys rank of a source item's citation keys: only ``cite`` links (``@key``) match
-them, and ``cite`` links match nothing else, so a note named ``@smith2020.md`` and the item
-cited as ``@smith2020`` never stand in for each other."""
 
 
 @dataclass

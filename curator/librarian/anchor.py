@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from curator.embedders import all_embedders
 from curator.embedders import base as embedders
 from curator.index.chunker import chunk
 from curator.index.normalise import query_terms
@@ -88,5 +89,5 @@ def embed(anchor: Anchor, spec: embedders.EmbedderSpec) -> list[float] | None:
     wanted = texts(anchor)
     if not wanted:
         return None
-    embedder = embedders.create(spec, few=sum(map(len, wanted)) <= embedders.FEW_CHARS)
+    embedder = all_embedders.create(spec, few=sum(map(len, wanted)) <= embedders.FEW_CHARS)
     return mean_unit(embedder.embed(wanted))

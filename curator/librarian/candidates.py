@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from curator import clock
 from curator.index.catalog import Record
 from curator.index.db import VAULT
 from curator.librarian import dates
@@ -66,10 +67,10 @@ def digest_window(meta: dict[str, Any]) -> tuple[dt.datetime | None, dt.datetime
     if not isinstance(digest, dict) or not isinstance(digest.get("window"), dict):
         return None
     window = digest["window"]
-    until = dates.from_text(None if window.get("until") is None else str(window["until"]))
+    until = clock.parse_or_none(None if window.get("until") is None else str(window["until"]))
     if until is None:
         return None
-    return dates.from_text(None if window.get("since") is None else str(window["since"])), until
+    return clock.parse_or_none(None if window.get("since") is None else str(window["since"])), until
 
 
 def last_digest(root: str, settings: Settings) -> tuple[str | None, dt.datetime | None, list[str]]:
@@ -118,7 +119,7 @@ def _frontmatter_time(
             warn(f"{doc.path}: {key}: {str(value)[:60]!r} is not a date")
             continue
         if start > now:
-            warn(f"{doc.path}: {key}: {value} is after the digest's clock ({dates.iso(now)})")
+            warn(f"{doc.path}: {key}: {value} is after the digest's clock ({clock.iso(now)})")
             continue
         return Candidate(doc, instant, day, f"frontmatter:{key}")
     return None
@@ -136,9 +137,9 @@ def created_at(
     if found is not None:
         return found
     if doc.source == VAULT and doc.path in added():
-        when = dates.from_epoch(added()[doc.path])
+        when = clock.from_epoch(added()[doc.path])
         return Candidate(doc, when, when.date().isoformat(), "git")
-    seen = dates.from_text(doc.seen)
+    seen = clock.parse_or_none(doc.seen)
     if seen is not None:
         return Candidate(doc, seen, seen.date().isoformat(), "index")
     return None

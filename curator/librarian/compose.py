@@ -14,17 +14,19 @@ from dataclasses import dataclass, field, replace
 import apsw
 
 from curator import output
-from curator.commands.app import App
 from curator.embedders import base as embedders
 from curator.errors import EmbedderError, EpochMismatch
 from curator.index import catalog, reading
 from curator.index import epoch as epochs
-from curator.index.reader import Opened, open_serving
+from curator.index.reconcile import reconcile
+from curator.index.serving import Opened, open_serving
 from curator.librarian import anchor as anchor_mod
 from curator.librarian import candidates as cands
 from curator.librarian import render, scoring, summary
 from curator.librarian.history import added_times
 from curator.search.legs import WEIGHTS
+from curator.settings import Settings
+from curator.vault.discover import Vault
 from curator.vault.identity import mint
 
 
@@ -49,24 +51,18 @@ class Composed:
     warnings: list[str] = field(default_factory=list)
 
 
-def _open(app: App) -> Opened:
-    index_dir = app.index_dir()
+def _open(vault: Vault, settings: Settings, index_dir: str) -> Opened:
     if epochs.serving(index_dir) is None:
-        from curator.index.reconcile import reconcile
-
         output.note("no index yet: indexing the vault first")
-        reconcile(app.vault(), app.settings(), index_dir)
-    return open_serving(app)
+        reconcile(vault, settings, index_dir)
+    return open_serving(vault, settings, index_dir)
 
 
-def _refuse_other_model(app: App, conn: apsw.Connection) -> None:
-    from curator.index.serving import mismatch_message
-
-    settings = app.settings()
+def _refuse_other_model(settings: Settings, conn: apsw.Connection) -> None:
     serving = reading.fingerprint(conn)
     wanted = epochs.fingerprint(embedders.resolve(settings), settings.index.normalisation)
     if serving["embedder"] != wanted["embedder"]:
-        raise EpochMismatch(mismatch_message(serving, wanted))
+        raise EpochMismatch(epochs.mismatch_message(serving, wanted))
 
 
 def _describe(fp: dict[str, object]) -> str:
@@ -144,12 +140,11 @@ def _entries(conn: apsw.Connection, ranked: list[scoring.Scored], k: int, terms:
     return entries
 
 
-def compose(app: App, opts: Options) -> Composed:
-    vault, settings = app.vault(), app.settings()
-    opened = _open(app)
+def compose(vault: Vault, settings: Settings, index_dir: str, opts: Options) -> Composed:
+    opened = _open(vault, settings, index_dir)
     conn = opened.conn
     try:
-        _refuse_other_model(app, conn)
+        _refuse_other_model(settings, conn)
         warnings = list(opened.warnings)
         docs = catalog.records(conn)
         last_path, since, found = cands.last_digest(vault.root, settings)
@@ -163,7 +158,7 @@ def compose(app: App, opts: Options) -> Composed:
         def added() -> dict[str, int]:
             # git's history is walked only when some note has no date of its own.
             if not history:
-                h = added_times(vault, app.index_dir())
+                h = added_times(vault, index_dir)
                 history.append(h.added)
                 if h.shallow:
                     warnings.append(

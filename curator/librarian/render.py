@@ -19,15 +19,15 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from urllib.parse import quote
 
+from curator import clock
 from curator.index.db import VAULT
-from curator.librarian import dates
 from curator.librarian.candidates import Window
 from curator.librarian.scoring import BM25, COSINE, Method, Scored
+from curator.unsafe import strip_unsafe
 
 UNTAGGED = "Untagged"
 _SPACE = re.compile(r"\s+")
@@ -35,7 +35,6 @@ _LABEL = str.maketrans({"[": "(", "]": ")", "|": "-", "<": "‹", ">": "›"})
 # A note's kp_id, or a derived document's reference (zotero:KEY, jsonl:NAME/ID) made of
 # characters that cannot end a wikilink or start a heading or block reference in it.
 _SAFE_REF = re.compile(r"[a-z][a-z0-9-]*:[A-Za-z0-9._/-]+")
-_BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
 
 
 @dataclass(frozen=True)
@@ -56,13 +55,9 @@ def same(a: Entry, scored: Scored, summary: str | None) -> bool:
 
 
 def one_line(text: str) -> str:
-    """Whitespace collapsed, control and bidi-override characters dropped."""
-    kept = "".join(
-        " " if ch.isspace() else ch
-        for ch in text
-        if ch.isspace() or (unicodedata.category(ch) != "Cc" and ch not in _BIDI)
-    )
-    return _SPACE.sub(" ", kept).strip()
+    """Whitespace collapsed, the unsafe characters (``curator.unsafe``) dropped."""
+    spaced = "".join(" " if ch.isspace() else ch for ch in text)
+    return _SPACE.sub(" ", strip_unsafe(spaced, keep="")).strip()
 
 
 def label(text: str) -> str:
@@ -136,8 +131,8 @@ def _q(value: str | None) -> str:
 
 
 def frontmatter(kp_id: str, title: str, window: Window, method: Method, anchor: str, count: int, shown: int) -> str:
-    since = dates.iso(window.since) if window.since else None
-    until = dates.iso(window.until)
+    since = clock.iso(window.since) if window.since else None
+    until = clock.iso(window.until)
     return "\n".join(
         [
             "---",
@@ -171,7 +166,7 @@ def render(
     kp_id: str, window: Window, method: Method, anchor: str, count: int, entries: list[Entry], digest_dir: str
 ) -> str:
     title = title_of(window)
-    since = f"since {dates.iso(window.since)}" if window.since else "in the vault (the first digest)"
+    since = f"since {clock.iso(window.since)}" if window.since else "in the vault (the first digest)"
     new = f"{count} note{'s' if count != 1 else ''} new {since}"
     shown = f"the {len(entries)} that score highest" if len(entries) < count else "all of them"
     lines = [

@@ -24,7 +24,7 @@ import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from curator.librarian import dates
+from curator import clock
 from curator.librarian.candidates import Candidate
 
 COSINE, BM25, RECENCY = "cosine", "bm25", "recency"
@@ -90,7 +90,7 @@ def score_all(
     """Scored and ranked candidates; ``similarity`` by document id (missing: 0), None for recency."""
     out = []
     for c in candidates:
-        age = dates.age_days(now, c.created)
+        age = clock.age_days(now, c.created)
         sim = None if similarity is None else similarity.get(c.doc.id, 0.0)
         out.append(Scored(c, sim, decay(age, half_life_days), age))
     return rank(out)

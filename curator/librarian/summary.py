@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 
-from curator.index.normalise import STOPWORDS
+from curator.index.language import STOPWORDS
 from curator.vault.links import display
 from curator.vault.markdown import code_flags, heading
 

@@ -17,17 +17,13 @@ to rebase an agent's proposal that was stale before it was staged.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import threading
-import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from curator.errors import GitLocked, UsageError
+from curator.errors import UsageError
 from curator.operations import gather as sources
-from curator.operations import stage
+from curator.operations import recovery, stage
 from curator.proposals import diff as diff_mod
 from curator.proposals import filters
 from curator.proposals.hunks import HunkConflict
@@ -41,7 +37,6 @@ from curator.vault.discover import Vault
 LOCK_WAIT = 30.0
 """Seconds a proposal waits for another writer (another server, a CLI command) to finish."""
 MAX_CHANGES = 100
-_in_process = threading.Lock()
 
 
 @dataclass
@@ -179,29 +174,6 @@ def _from_diff(c: ChangeIn, current: bytes, blob: str) -> stage.Draft | Finding:
     return stage.Draft("modify", c.path, base_blob=blob, diff=body)
 
 
-@contextlib.contextmanager
-def _locked(vault: Vault) -> Iterator[None]:
-    """The vault's writer lock, waited for: another server or a CLI command may hold it a moment."""
-    from curator.operations.lock import vault_lock
-
-    deadline = time.monotonic() + LOCK_WAIT
-    with _in_process:  # vault_lock is per process: two calls of this server queue here first
-        while True:
-            try:
-                lock = vault_lock(vault, "kp_propose")
-                lock.__enter__()
-            except GitLocked:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-                continue
-            try:
-                yield
-            finally:
-                lock.__exit__(None, None, None)
-            return
-
-
 def propose(
     vault: Vault, settings: Settings, title: str, rationale: str, changes: list[ChangeIn], author: Author
 ) -> Outcome:
@@ -218,7 +190,7 @@ def propose(
     bad_paths = _path_findings(vault, settings, changes)
     if bad_paths:
         return Outcome(ulid, False, bad_paths)
-    with _locked(vault):
+    with recovery.locked(vault, "kp_propose", wait=LOCK_WAIT):
         return _stage(vault, settings, ulid, title, rationale, changes, author)
 
 

@@ -23,10 +23,13 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
-from curator.commands.app import App
 from curator.errors import CuratorError
+from curator.index import epoch as epochs
+from curator.index.serving import reconcile_if_stale
 from curator.mcp.frame import Answer, refusal
 from curator.mcp.service import MAX_K, Service
+from curator.settings import Settings
+from curator.vault.discover import Vault
 
 RECONCILE_EVERY = 60.0
 NUDGE_AFTER = 5.0
@@ -106,8 +109,8 @@ def _guarded(call: Callable[[], Answer], after: Callable[[], None]) -> CallToolR
 class Reconciler:
     """Keeps the index in step with the vault while the server runs, off the tool calls' path."""
 
-    def __init__(self, app: App, every: float = RECONCILE_EVERY) -> None:
-        self.app = app
+    def __init__(self, vault: Vault, settings: Settings, index_dir: str, every: float = RECONCILE_EVERY) -> None:
+        self.vault, self.settings, self.index_dir = vault, settings, index_dir
         self.every = every
         self.wake = threading.Event()
         self.stop = threading.Event()
@@ -125,19 +128,9 @@ class Reconciler:
             self.wake.set()
 
     def once(self) -> None:
-        from curator.index import db, freshness, reconcile
-        from curator.index import epoch as epochs
-
-        vault, index_dir = self.app.vault(), self.app.index_dir()
-        ep = epochs.serving(index_dir)
-        if ep is not None:
-            conn = db.connect(ep.path, vectors=False)
-            try:
-                if freshness.unchanged(vault, conn, freshness.sentinels_of(vault)):
-                    return
-            finally:
-                conn.close()
-        reconcile.reconcile(vault, self.app.settings(), index_dir, lock_wait=0)
+        for warning in reconcile_if_stale(self.vault, self.settings, self.index_dir, build=True, upgrade=True):
+            if not warning.startswith("reconciled first"):
+                print(f"curator mcp: reconcile: {warning}", file=sys.stderr)
 
     def _loop(self) -> None:
         while not self.stop.is_set():
@@ -152,17 +145,17 @@ class Reconciler:
             self.wake.clear()
 
 
-def build(app: App, author: str = "mcp", reconciler: Reconciler | None = None) -> MCPServer[Any]:
-    service = Service(app, author)
-    rec = reconciler or Reconciler(app)
+def build(
+    vault: Vault, settings: Settings, index_dir: str, author: str = "mcp", reconciler: Reconciler | None = None
+) -> MCPServer[Any]:
+    service = Service(vault, settings, index_dir, author)
+    rec = reconciler or Reconciler(vault, settings, index_dir)
 
     def after() -> None:
         rec.nudge()
 
     def wait_ready() -> None:
-        from curator.index import epoch as epochs
-
-        if epochs.serving(app.index_dir()) is None:
+        if epochs.serving(index_dir) is None:
             rec.ready.wait(300)  # the first index of this vault is being built
 
     server: MCPServer[Any] = MCPServer("curator", instructions=INSTRUCTIONS, log_level="WARNING")
@@ -231,9 +224,9 @@ def build(app: App, author: str = "mcp", reconciler: Reconciler | None = None) -
     return server
 
 
-def serve(app: App, *, http: bool, port: int, author: str) -> int:
-    rec = Reconciler(app)
-    server = build(app, author, rec)
+def serve(vault: Vault, settings: Settings, index_dir: str, *, http: bool, port: int, author: str) -> int:
+    rec = Reconciler(vault, settings, index_dir)
+    server = build(vault, settings, index_dir, author, rec)
     rec.start()
     try:
         if http:

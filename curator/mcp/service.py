@@ -14,9 +14,10 @@ import json
 import threading
 from typing import Any
 
-from curator.commands.app import App
 from curator.errors import CuratorError, UsageError
 from curator.mcp.frame import NOTICE, Answer, Reply, quote_text
+from curator.settings import Settings
+from curator.vault.discover import Vault
 
 __all__ = ["MAX_K", "Service"]
 
@@ -24,10 +25,10 @@ MAX_K = 100
 
 
 class Service:
-    def __init__(self, app: App, author: str = "mcp") -> None:
-        self.app = app
-        self.vault = app.vault()
-        self.settings = app.settings()
+    def __init__(self, vault: Vault, settings: Settings, index_dir: str, author: str = "mcp") -> None:
+        self.vault = vault
+        self.settings = settings
+        self.index_dir = index_dir
         self.author = author
         self._lock = threading.Lock()
         self._opened: Any = None
@@ -38,15 +39,15 @@ class Service:
     def _reader(self) -> Any:
         """The open serving epoch, reopened when ``CURRENT`` names another one."""
         from curator.index import epoch as epochs
-        from curator.index.reader import open_serving
+        from curator.index.serving import open_serving
         from curator.search.engine import Searcher
 
-        serving = epochs.serving(self.app.index_dir())
+        serving = epochs.serving(self.index_dir)
         if self._opened is None or serving is None or serving.name != self._opened.epoch.name:
             if self._opened is not None:
                 self._opened.conn.close()
             # Never reconcile inside a tool call: the background loop does (server.py).
-            self._opened = open_serving(self.app, refresh=False)
+            self._opened = open_serving(self.vault, self.settings, self.index_dir, refresh=False)
             self._searcher = Searcher(self._opened.conn, self._opened.epoch.id, self._opened.base_url)
         return self._opened
 

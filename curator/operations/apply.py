@@ -23,12 +23,12 @@ from dataclasses import dataclass
 
 import pygit2
 
-from curator import faults
+from curator import clock, faults
 from curator.errors import CheckFailed, Conflict, CuratorError, NotFound, Rejected
-from curator.operations import decisions, gitindex, shadow
-from curator.operations import journal as jr
+from curator.operations import apply_journal as jr
+from curator.operations import decisions, gitindex, recovery, shadow, worktree
 from curator.proposals import events as events_mod
-from curator.proposals import store
+from curator.proposals import store, trailers
 from curator.proposals.diff import reanchor
 from curator.proposals.filters import smudge
 from curator.proposals.hunks import HunkConflict
@@ -51,7 +51,7 @@ class Applied:
 def _message(report: ProposalReport) -> str:
     m = report.subject.manifest if report.subject else None
     assert m is not None
-    return decisions.message(m.title, m.rationale, m.id, "applied", str(m.author))
+    return trailers.message(m.title, m.rationale, m.id, "applied", str(m.author))
 
 
 def _commit_bytes(view: ChangeView, result: bytes | None, head_bytes: bytes | None) -> bytes | None:
@@ -142,7 +142,7 @@ def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commi
         journal.steps.append(jr.Step(path, before, after, commit_oid, mode))
     events_path = f"{PROPOSALS_DIR}/{report.id}/{EVENTS}"
     old_events = state.worktree_bytes(events_path)
-    line = events_mod.Event(events_mod.now_utc(), "applied", by).to_json() + "\n"
+    line = events_mod.Event(clock.iso(), "applied", by).to_json() + "\n"
     new_events = (old_events or b"") + line.encode("utf-8")
     journal.steps.append(
         jr.Step(
@@ -157,7 +157,7 @@ def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commi
 
 def _write(vault: Vault, journal: jr.Journal) -> None:
     # One batched durable write: a file-by-file fsync made a 3,000-note apply wait minutes on the disk.
-    jr.put_many(
+    worktree.put_many(
         vault,
         [(step.path, step.after, step.mode) for step in journal.steps[:-1]],
         lambda: faults.point("apply:mid-write"),
@@ -169,7 +169,7 @@ def _verify(vault: Vault, journal: jr.Journal) -> None:
     for step in journal.steps:
         if step.path.endswith(EVENTS):
             continue
-        if jr.current_blob(vault, step.path) != step.after:
+        if worktree.current_blob(vault, step.path) != step.after:
             raise CheckFailed(f"{step.path} did not come out as the validator expected")
 
 
@@ -197,48 +197,13 @@ def _commit(vault: Vault, report: ProposalReport, journal: jr.Journal) -> str:
     return decisions.commit(vault, journal.head, entries, _message(report), reflog=f"curator apply {report.id}")
 
 
-def _sync_index(vault: Vault, journal: jr.Journal) -> None:
-    """Point the touched index entries at what was committed; leave every other entry alone."""
-    repo = vault.repo
-    commit = repo[repo.head.target]
-    entries: dict[str, tuple[str, int] | None] = {}
-    for path in _touched_in_commit(vault, journal, commit):
-        try:
-            entry = commit.tree[path]
-        except KeyError:
-            entries[path] = None
-            continue
-        entries[path] = (str(entry.id), entry.filemode)
-
-    def record(ident: list[int]) -> None:
-        journal.index_lock = ident
-        journal.save(vault)
-
-    gitindex.update(vault, entries, record)
-
-
-def _touched_in_commit(vault: Vault, journal: jr.Journal, commit: pygit2.Commit) -> list[str]:
-    paths = [s.path for s in journal.steps]
-    folder = f"{PROPOSALS_DIR}/{journal.proposal}"
-    try:
-        record = commit.tree[folder]
-    except KeyError:
-        record = None
-    if record is not None and record.type_str == "tree":
-        stack = [(folder, record)]
-        while stack:
-            prefix, tree = stack.pop()
-            for entry in tree:
-                path = f"{prefix}/{entry.name}"
-                if entry.type_str == "tree":
-                    stack.append((path, vault.repo[entry.id]))
-                else:
-                    paths.append(path)
-    return sorted(set(paths))
-
-
 def apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool = True) -> Applied:
-    """Apply proposal ``ulid``; the caller holds the vault lock (which recovered any earlier apply)."""
+    """Apply proposal ``ulid`` under the vault lock (taking it finishes or undoes any earlier apply)."""
+    with recovery.locked(vault, f"apply {ulid}"):
+        return _apply(vault, settings, ulid, by=by, commit=commit)
+
+
+def _apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool) -> Applied:
     gitindex.check_unlocked(vault)
     proposal = store.load_within(vault.root, ulid, settings.limits)
     if not proposal.exists:
@@ -261,12 +226,12 @@ def apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool 
         faults.point("apply:after-write")
         _verify(vault, journal)
         events_step = journal.steps[-1]
-        jr.put(vault, events_step.path, events_step.after)
+        worktree.put(vault, events_step.path, events_step.after)
         faults.point("apply:after-event")
         commit_id = _commit(vault, report, journal) if commit else None
     except BaseException as e:
         left = jr.rollback(vault, journal)
-        jr.report_left(left)
+        worktree.report_left(left)
         jr.clear(vault)
         if isinstance(e, CuratorError):
             # Say "undone" only when every file is back as it was.
@@ -278,44 +243,7 @@ def apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool 
         raise
     faults.point("apply:after-commit")
     if commit:
-        _sync_index(vault, journal)
+        jr.sync_index(vault, journal)
     faults.point("apply:after-index")
     jr.clear(vault)
     return Applied(report, commit_id, [s.path for s in journal.steps[:-1]])
-
-
-def recover(vault: Vault) -> str | None:
-    """Finish or undo an apply that was interrupted; returns what was done, if anything."""
-    journal = jr.load(vault)
-    if journal is None:
-        return None
-    # A lock Curator linked itself (same inode as the journal records) is removed;
-    # any other index.lock belongs to git and is left alone.
-    gitindex.release_own_lock(vault, journal.index_lock)
-    gitindex.discard_leftovers(vault)
-    repo = vault.repo
-    committed = False
-    if journal.commit and not repo.head_is_unborn:
-        head = repo[repo.head.target]
-        committed = (
-            str(head.id) != journal.head
-            and decisions.decision_of(head.message) == (journal.proposal, "applied")
-            and [str(p) for p in head.parent_ids] == ([journal.head] if journal.head else [])
-        )
-    if committed:
-        jr.sweep(vault, journal)
-        finish = []
-        for step in journal.steps:
-            now = jr.current_blob(vault, step.path)
-            if now == step.before and now != step.after:
-                finish.append((step.path, step.after, step.mode))
-        jr.put_many(vault, finish)
-        _sync_index(vault, journal)
-        jr.clear(vault)
-        return f"finished the interrupted apply of {journal.proposal}"
-    left = jr.rollback(vault, journal)
-    jr.report_left(left)
-    jr.clear(vault)
-    if left:
-        return f"undid the interrupted apply of {journal.proposal}, but for {len(left)} file(s) changed since"
-    return f"undid the interrupted apply of {journal.proposal}"

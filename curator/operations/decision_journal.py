@@ -29,8 +29,8 @@ from dataclasses import asdict, dataclass, field
 from curator import faults
 from curator.errors import GitLocked
 from curator.fsutil import remove_file
-from curator.operations.recovery import DECISION_JOURNAL as NAME
-from curator.operations.recovery import clear_journal, read_journal, write_journal
+from curator.operations import gitindex, worktree
+from curator.operations import journal as store
 from curator.proposals.layout import EVENTS, PROPOSALS_DIR
 from curator.vault.discover import Vault
 
@@ -54,16 +54,16 @@ class Journal:
         return f"{PROPOSALS_DIR}/{self.proposal}/{EVENTS}"
 
     def save(self, vault: Vault) -> None:
-        write_journal(vault, NAME, asdict(self))
+        store.save(vault, store.DECISION, asdict(self))
 
 
 def load(vault: Vault) -> Journal | None:
     """The journal of a decision being recorded (written before the branch moves)."""
-    return read_journal(vault, NAME, lambda data: Journal(**data))
+    return store.load(vault, store.DECISION, lambda data: Journal(**data))
 
 
 def clear(vault: Vault) -> None:
-    clear_journal(vault, NAME)
+    store.clear(vault, store.DECISION)
 
 
 def index_entry(vault: Vault, path: str) -> list[str | int] | None:
@@ -80,13 +80,10 @@ def sync(vault: Vault, journal: Journal, fault: str) -> list[str]:
     Only what still holds its value from before the decision is changed; returns the
     paths left alone because someone changed them since.
     """
-    from curator.operations import gitindex
-    from curator.operations import journal as jr
-
     left = []
-    now = jr.current_blob(vault, journal.events_path)
+    now = worktree.current_blob(vault, journal.events_path)
     if now == journal.events_before:
-        jr.put(vault, journal.events_path, journal.events_after)
+        worktree.put(vault, journal.events_path, journal.events_after)
     elif now != journal.events_after:
         left.append(journal.events_path)
     faults.point("decide:after-event")
@@ -125,8 +122,6 @@ def _discard_temp_files(vault: Vault, journal: Journal) -> None:
 
 def recover(vault: Vault) -> str | None:
     """Finish a decision whose commit the branch reached, or drop one it never reached."""
-    from curator.operations import gitindex
-
     journal = load(vault)
     if journal is None:
         return None
@@ -148,9 +143,6 @@ def recover(vault: Vault) -> str | None:
             hint="let the running git command end (a commit from a hook will not go through), "
             "then run any curator command, e.g. curator status",
         ) from e
-    from curator import output
-
-    for path in left:
-        output.warn(f"{path} changed after an interrupted decision; left as it is")
+    worktree.report_left(left, "an interrupted decision")
     clear(vault)
     return f"finished recording {what}"

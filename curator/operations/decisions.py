@@ -10,84 +10,31 @@ and CI rejects a commit that changes one without the matching trailers.
 ``record`` is the one way to decide a proposal without applying it (``reject``,
 and ``supersede`` for rebase, the review UI, MCP and the digest); ``apply``
 builds its own tree (the change plus the record) and commits it with ``commit``.
-The caller holds the vault lock.
+Both take the vault lock themselves.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import shlex
 import stat
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from curator.errors import CheckFailed, Conflict, NotFound
+from curator import clock, faults, output
+from curator.errors import CheckFailed, Conflict, NotFound, UsageError
+from curator.operations import decision_journal, gitindex, recovery
 from curator.proposals import events as events_mod
 from curator.proposals.layout import EVENTS, KNOWN, PROPOSALS_DIR
+from curator.proposals.trailers import message
 
 if TYPE_CHECKING:
     import pygit2
 
     from curator.vault.discover import Vault
 
-PROPOSAL = "Kp-Proposal"
-EVENT = "Kp-Event"
-AUTHOR = "Kp-Author"
-
-# A line a reader (git interpret-trailers, `git log --grep`, Curator's own recovery)
-# could take for one of Curator's trailers.
-_TRAILER_LIKE = re.compile(r"^[ \t]*kp-[A-Za-z0-9-]*[ \t]*:", re.IGNORECASE)
-
 Entries = dict[str, "tuple[str, int] | None"]
 """Tree changes for a commit: path → (blob id, file mode), or None to remove the path."""
-
-
-def looks_like_trailer(line: str) -> bool:
-    return _TRAILER_LIKE.match(line) is not None
-
-
-def neutralise(text: str) -> str:
-    """Text for a commit message in which no line can pass for a Curator trailer.
-
-    The validator already refuses such a title or rationale (KP001); this holds for
-    every other text that reaches a message (a rejection's reason, say).
-    """
-    return "\n".join(f"> {line}" if looks_like_trailer(line) else line for line in text.split("\n"))
-
-
-def message(title: str, body: str, proposal: str, event: str, author: str | None = None) -> str:
-    """A decision's commit message: title, body, then Curator's trailers as the last paragraph."""
-    head = " ".join(neutralise(title).split()) or f"{event} {proposal}"
-    text = neutralise(body.strip())
-    trailers = [f"{PROPOSAL}: {proposal}", f"{EVENT}: {event}"]
-    if author:
-        trailers.append(f"{AUTHOR}: {author}")
-    parts = [head, text] if text else [head]
-    return "\n\n".join([*parts, "\n".join(trailers)]) + "\n"
-
-
-def trailers(msg: str) -> dict[str, list[str]]:
-    """The trailers of a commit message: ``Key: value`` lines of its last paragraph only."""
-    paragraphs = [p for p in re.split(r"\n[ \t]*\n", msg.strip("\n")) if p.strip()]
-    if len(paragraphs) < 2:
-        return {}
-    found: dict[str, list[str]] = {}
-    for line in paragraphs[-1].split("\n"):
-        key, sep, value = line.partition(":")
-        if not sep or not key or key != key.strip() or " " in key:
-            return {}  # not a trailer block: git would not read it as one either
-        found.setdefault(key, []).append(value.strip())
-    return found
-
-
-def decision_of(msg: str) -> tuple[str, str] | None:
-    """(proposal, event) a commit message records, when it carries exactly one of each trailer."""
-    t = trailers(msg)
-    p, e = t.get(PROPOSAL, []), t.get(EVENT, [])
-    if len(p) == 1 and len(e) == 1:
-        return p[0], e[0]
-    return None
 
 
 def _signature(repo: pygit2.Repository) -> pygit2.Signature:
@@ -205,11 +152,20 @@ def record(vault: Vault, ulid: str, event: str, by: str, reason: str, title: str
     moves: killed before that, nothing is recorded; after, the next command
     finishes what is left, and the user's own staged and unstaged work stays.
     """
-    from curator import faults
-    from curator.operations import decision_journal, gitindex
-
     if event not in ("rejected", "superseded"):
         raise ValueError(f"record() decides without applying; {event!r} is not such a decision")
+    with recovery.locked(vault, f"{event} {ulid}"):
+        return _record(vault, ulid, event, by, reason, title)
+
+
+def reject(vault: Vault, ulid: str, reason: str, *, by: str) -> str:
+    """Record a ``rejected`` event (a commit): the one path for ``curator reject``, the review UI and MCP."""
+    if not reason.strip():
+        raise UsageError("--reason must say why")
+    return record(vault, ulid, "rejected", by, reason)
+
+
+def _record(vault: Vault, ulid: str, event: str, by: str, reason: str, title: str | None) -> str:
     folder = os.path.join(vault.root, PROPOSALS_DIR, ulid)
     if not os.path.isdir(folder) or os.path.islink(folder):
         raise NotFound(f"no proposal {ulid} in {PROPOSALS_DIR}/")
@@ -235,7 +191,7 @@ def record(vault: Vault, ulid: str, event: str, by: str, reason: str, title: str
             else f"remove it first: rm {rel_events}",
         )
     reason = " ".join(reason.split())
-    line = events_mod.Event(events_mod.now_utc(), event, by, reason=reason).to_json() + "\n"
+    line = events_mod.Event(clock.iso(), event, by, reason=reason).to_json() + "\n"
     new_events = (committed or b"") + line.encode("utf-8")
     repo = vault.repo
     events_oid = str(repo.create_blob(new_events))
@@ -265,9 +221,6 @@ def record(vault: Vault, ulid: str, event: str, by: str, reason: str, title: str
     left = decision_journal.sync(vault, journal, fault="decide:index-locked")
     faults.point("decide:after-index")
     decision_journal.clear(vault)
-    if left:
-        from curator import output
-
-        for path in left:
-            output.warn(f"{path} changed while Curator recorded the decision; left as it is")
+    for path in left:
+        output.warn(f"{path} changed while Curator recorded the decision; left as it is")
     return oid

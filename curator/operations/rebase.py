@@ -22,7 +22,7 @@ import pygit2
 
 from curator.errors import CheckFailed, NotFound, Rejected
 from curator.operations import gather as sources
-from curator.operations import stage
+from curator.operations import recovery, stage
 from curator.proposals import store
 from curator.proposals.hunks import split_lines
 from curator.proposals.layout import PROPOSALS_DIR
@@ -184,7 +184,12 @@ def record_superseded(vault: Vault, ulid: str, by: str, new: str) -> str:
 
 
 def rebase(vault: Vault, settings: Settings, ulid: str, *, by: str) -> Rebased:
-    """Rebase proposal ``ulid`` onto the work tree as it is; the caller holds the vault lock."""
+    """Rebase proposal ``ulid`` onto the work tree as it is, under the vault lock."""
+    with recovery.locked(vault, f"rebase {ulid}"):
+        return _rebase(vault, settings, ulid, by=by)
+
+
+def _rebase(vault: Vault, settings: Settings, ulid: str, *, by: str) -> Rebased:
     proposal = store.load_within(vault.root, ulid, settings.limits)
     if not proposal.exists:
         raise NotFound(f"no proposal {ulid} in {PROPOSALS_DIR}/")

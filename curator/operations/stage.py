@@ -18,31 +18,26 @@ files are untouched; after it the restores are completed.
 
 from __future__ import annotations
 
-import datetime as dt
 import io
 import os
 import shutil
 import stat
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from curator import faults
+from curator import clock, faults
 from curator.errors import UsageError
-from curator.fsutil import fsync_dir, remove_file, write_atomic
-from curator.operations import recovery
-from curator.operations.recovery import PROPOSE_JOURNAL as JOURNAL
+from curator.fsutil import fsync_dir, write_atomic
+from curator.operations import propose_journal, recovery
+from curator.operations.propose_journal import STAGING_PREFIX, Restore
 from curator.proposals import store
 from curator.proposals.layout import DIFF, FILES, MANIFEST, PROPOSALS_DIR
 from curator.proposals.manifest import Author, Change, Manifest
+from curator.settings import Settings
+from curator.validator import ProposalReport, validate_proposal
+from curator.validator.state import RepoState
 from curator.vault.discover import Vault
 from curator.vault.identity import new_ulid
-from curator.vault.paths import UnsafePath, checked_join, escape_reason
-
-if TYPE_CHECKING:
-    from curator.settings import Settings
-    from curator.validator import ProposalReport
-
-STAGING_PREFIX = ".staging-"
+from curator.vault.paths import UnsafePath, escape_reason
 
 
 @dataclass
@@ -53,20 +48,6 @@ class Draft:
     diff: str | None = None
     content: bytes | None = None
     kp_id: str | None = None
-
-
-@dataclass
-class Restore:
-    """A work-tree file that goes back to its committed state once the proposal is staged."""
-
-    path: str
-    edited: str | None
-    """Blob id of the file's bytes as the user left them (None: the user deleted it)."""
-    restore: str | None
-    """Blob id of the bytes it goes back to (HEAD's, as checkout writes them), or None to remove it."""
-    mode: int = 0o100644
-    data: bytes | None = field(default=None, repr=False)
-    """Those bytes (kept out of the journal, which names them by blob id)."""
 
 
 @dataclass
@@ -148,7 +129,7 @@ def build(
         title=title,
         rationale=rationale,
         author=author,
-        created=dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        created=clock.iso(),
         base=base,
         changes=[Change(op=d.op, path=d.path, kp_id=d.kp_id, base_blob=d.base_blob) for d in drafts],
         supersedes=supersedes,
@@ -181,35 +162,42 @@ def stage(
     ulid: str | None = None,
     supersedes: str | None = None,
 ) -> Staged:
-    """Validate ``drafts`` as a proposal and stage it only if it is valid. The caller holds the vault lock.
+    """Validate ``drafts`` as a proposal and stage it only if it is valid, under the vault lock.
 
     ``restores``: work-tree files to put back once the proposal holds their edits
     (the validator sees them as restored). ``blobs``: base blobs the proposal names
     that the object store lacks; written only when the proposal is staged.
     """
-    from curator.validator import validate_proposal
-    from curator.validator.state import RepoState
-
     if not drafts:
         raise UsageError("nothing to propose: no changed notes")
+    with recovery.locked(vault, "propose"):
+        return _stage(vault, settings, drafts, title, rationale, author, base, restores, blobs, ulid, supersedes)
+
+
+def _stage(
+    vault: Vault,
+    settings: Settings,
+    drafts: list[Draft],
+    title: str,
+    rationale: str,
+    author: Author,
+    base: str,
+    restores: list[Restore] | None,
+    blobs: dict[str, bytes] | None,
+    ulid: str | None,
+    supersedes: str | None,
+) -> Staged:
     ulid = ulid or new_ulid()
     restores = restores or []
     proposal = build(
         drafts, ulid=ulid, title=title, rationale=rationale, author=author, base=base, supersedes=supersedes
     )
-    overlay = {r.path: (None if r.restore is None else _restore_bytes(vault, r)) for r in restores}
+    overlay = {r.path: (None if r.restore is None else propose_journal.restore_bytes(vault, r)) for r in restores}
     report = validate_proposal(RepoState(vault, settings, overlay, blobs=blobs), proposal)
     if not report.ok:
         return Staged(ulid, report)
     folder = _publish(vault, proposal, restores, blobs or {})
     return Staged(ulid, report, folder, restores)
-
-
-def _restore_bytes(vault: Vault, r: Restore) -> bytes:
-    if r.data is not None:
-        return r.data
-    assert r.restore is not None
-    return bytes(vault.repo[r.restore].data)
 
 
 def proposals_root(vault: Vault) -> str:
@@ -231,25 +219,12 @@ def proposals_root(vault: Vault) -> str:
     return here
 
 
-def _real_proposals_dir(vault: Vault) -> str | None:
-    """``.kp/proposals`` when it is a real folder reached through no symlink, else None."""
-    here = vault.root
-    for part in PROPOSALS_DIR.split("/"):
-        here = os.path.join(here, part)
-        try:
-            if not stat.S_ISDIR(os.lstat(here).st_mode):
-                return None
-        except FileNotFoundError:
-            return None
-    return here
-
-
 def _publish(vault: Vault, proposal: store.ProposalDir, restores: list[Restore], blobs: dict[str, bytes]) -> str:
     root = proposals_root(vault)
     ulid = proposal.id
     staging = os.path.join(root, STAGING_PREFIX + ulid)
     final = os.path.join(root, ulid)
-    _save_journal(vault, ulid, restores)
+    propose_journal.save(vault, ulid, restores)
     faults.point("propose:after-journal")
     try:
         os.mkdir(staging)
@@ -274,99 +249,15 @@ def _publish(vault: Vault, proposal: store.ProposalDir, restores: list[Restore],
     except BaseException:
         # Nothing is published and nothing restored: take the half-built folder back.
         shutil.rmtree(staging, ignore_errors=True)
-        clear_journal(vault)
+        propose_journal.clear(vault)
         raise
     fsync_dir(root)
     faults.point("propose:after-publish")
     for n, r in enumerate(restores):
-        _restore(vault, r)
+        propose_journal.restore(vault, r)
         if n == 0:
             faults.point("propose:mid-restore")
-    clear_journal(vault)
+    propose_journal.clear(vault)
     return final
 
 
-def _restore(vault: Vault, r: Restore) -> None:
-    full = checked_join(vault.root, r.path)
-    if r.restore is None:
-        remove_file(full)
-    else:
-        write_atomic(full, _restore_bytes(vault, r), 0o755 if r.mode == 0o100755 else None, within=vault.root)
-
-
-def _save_journal(vault: Vault, ulid: str, restores: list[Restore]) -> None:
-    data = {
-        "proposal": ulid,
-        "restores": [{"path": r.path, "edited": r.edited, "restore": r.restore, "mode": r.mode} for r in restores],
-    }
-    recovery.write_journal(vault, JOURNAL, data)
-
-
-def clear_journal(vault: Vault) -> None:
-    recovery.clear_journal(vault, JOURNAL)
-
-
-def journal_exists(vault: Vault) -> bool:
-    return os.path.exists(recovery.journal_path(vault, JOURNAL))
-
-
-def recover(vault: Vault) -> list[str]:
-    """Finish or undo a ``propose`` that was killed; returns what was done, one line each."""
-    import pygit2
-
-    done: list[str] = []
-    data = recovery.read_journal(
-        vault,
-        JOURNAL,
-        lambda d: (
-            str(d["proposal"]),
-            [Restore(r["path"], r["edited"], r["restore"], r["mode"]) for r in d["restores"]],
-        ),
-    )
-    ulid, restores = data if data is not None else ("", [])
-    root = _real_proposals_dir(vault)
-    if data is not None and root and os.path.isdir(os.path.join(root, ulid)) and escape_reason(ulid) is None:
-        left = []
-        for r in restores:
-            try:
-                with open(checked_join(vault.root, r.path), "rb") as f:
-                    now: str | None = str(pygit2.hash(f.read()))
-            except (FileNotFoundError, NotADirectoryError):
-                now = None
-            except UnsafePath:
-                left.append(r.path)
-                continue
-            if now == r.restore:
-                continue
-            if now == r.edited:
-                _restore(vault, r)
-                done.append(f"restored {r.path} (its edit is in proposal {ulid})")
-            else:
-                left.append(r.path)
-        for path in left:
-            done.append(f"left {path} as it is: it changed after the interrupted propose of {ulid}")
-        done.append(f"finished the interrupted propose of {ulid}")
-    elif data is not None:
-        done.append(f"undid the interrupted propose of {ulid}: nothing was staged, your files are unchanged")
-    done.extend(sweep_staging(vault))
-    clear_journal(vault)
-    return done
-
-
-def sweep_staging(vault: Vault) -> list[str]:
-    """Remove staging folders a killed propose left (only ever called under the vault lock)."""
-    root = _real_proposals_dir(vault)
-    if root is None:
-        return []
-    try:
-        entries = [e for e in os.scandir(root) if e.name.startswith(STAGING_PREFIX)]
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    removed = []
-    for e in entries:
-        if e.is_dir(follow_symlinks=False):
-            shutil.rmtree(e.path, ignore_errors=True)
-        else:
-            remove_file(e.path)
-        removed.append(f"removed the unfinished staging folder {PROPOSALS_DIR}/{e.name}")
-    return removed

@@ -10,7 +10,6 @@ from textual.app import App
 from curator.review.queue_screen import QueueScreen
 
 if TYPE_CHECKING:
-    from curator.commands.app import App as CuratorApp
     from curator.settings import Settings
     from curator.vault.discover import Vault
 
@@ -47,6 +46,6 @@ class ReviewApp(App[None]):
         self.push_screen(QueueScreen())
 
 
-def make_app(app: CuratorApp, *, now: dt.datetime | None = None) -> ReviewApp:
-    """The review app for the vault ``app`` resolves (``--vault``, ``CURATOR_VAULT`` or the cwd)."""
-    return ReviewApp(app.vault(), app.settings(), now=now)
+def make_app(vault: Vault, settings: Settings, *, now: dt.datetime | None = None) -> ReviewApp:
+    """The review app for ``vault``: what ``curator review`` runs and the tests drive."""
+    return ReviewApp(vault, settings, now=now)

@@ -14,6 +14,9 @@ from textual.screen import Screen
 
 from curator.diffview.visible import visible
 from curator.errors import CuratorError
+from curator.operations import apply as applier
+from curator.operations import decisions
+from curator.operations import rebase as rebaser
 from curator.review import entries as entries_mod
 from curator.review.confirm import ConfirmScreen
 from curator.review.entries import Entry
@@ -114,11 +117,9 @@ class Decisions(Screen[None]):
 
     @work(thread=True, exclusive=True, group="decide")
     def decide_apply(self, ulid: str) -> None:
-        from curator.commands import apply as apply_cmd
-
         review = self.review
         try:
-            done = apply_cmd.decide(entries_mod.fresh(review.vault), review.settings, ulid, by=review.by)
+            done = applier.apply(entries_mod.fresh(review.vault), review.settings, ulid, by=review.by)
         except CuratorError as e:
             self.app.call_from_thread(self._failed, ulid, f"Not applied: {e}")
             return
@@ -127,11 +128,9 @@ class Decisions(Screen[None]):
 
     @work(thread=True, exclusive=True, group="decide")
     def decide_reject(self, ulid: str, reason: str) -> None:
-        from curator.commands import reject as reject_cmd
-
         review = self.review
         try:
-            reject_cmd.decide(entries_mod.fresh(review.vault), ulid, reason, by=review.by)
+            decisions.reject(entries_mod.fresh(review.vault), ulid, reason, by=review.by)
         except CuratorError as e:
             self.app.call_from_thread(self._failed, ulid, f"Not rejected: {e}")
             return
@@ -139,14 +138,10 @@ class Decisions(Screen[None]):
 
     @work(thread=True, exclusive=True, group="decide")
     def decide_rebase(self, ulid: str) -> None:
-        from curator.operations import rebase as rebaser
-        from curator.operations.lock import vault_lock
-
         review = self.review
         vault = entries_mod.fresh(review.vault)
         try:
-            with vault_lock(vault, f"rebase {ulid}"):
-                done = rebaser.rebase(vault, review.settings, ulid, by=review.by)
+            done = rebaser.rebase(vault, review.settings, ulid, by=review.by)
         except CuratorError as e:
             self.app.call_from_thread(self._failed, ulid, f"Not rebased: {e}")
             return

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from curator import clock
 from curator.diffview.visible import visible
 from curator.proposals import store
 from curator.proposals.layout import DIFF, EVENTS, FILES, MANIFEST, PROPOSALS_DIR
@@ -119,10 +120,10 @@ def created_from_ulid(ulid: str) -> str | None:
     for c in ulid[:10]:
         ms = ms * 32 + _CROCKFORD.index(c)
     try:
-        when = dt.datetime.fromtimestamp(ms / 1000, dt.UTC)
+        when = clock.from_epoch(ms / 1000)
     except (OverflowError, OSError, ValueError):
         return None
-    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return clock.iso(when)
 
 
 # Manifests read before the first paint: one change is about 150 bytes, so this is a proposal of

@@ -10,7 +10,7 @@ functions the CLI uses (``commands.apply.decide``, ``commands.reject.decide``,
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
 from textual import work
@@ -128,10 +128,9 @@ class QueueScreen(QueueLoading, Decisions):
 
     @property
     def review(self) -> ReviewApp:
-        from curator.review.app import ReviewApp
-
-        assert isinstance(self.app, ReviewApp)
-        return self.app
+        # The screen is only ever pushed by ReviewApp (which imports this module, so the
+        # class is named for the type checker only).
+        return cast("ReviewApp", self.app)
 
     def compose(self) -> ComposeResult:
         yield QueueTable(id="queue")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import threading
 from typing import ClassVar
 
@@ -12,6 +11,7 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import DataTable
 
+from curator import clock
 from curator.review.entries import CHECKING, Entry
 
 COLUMNS = (
@@ -74,7 +74,7 @@ class QueueTable(DataTable[Text]):
         self.show_decided = False
         self.sort_column = "age"
         self.sort_reverse = False
-        self.now = dt.datetime.now(dt.UTC)
+        self.now = clock.now()
         self._chosen: str | None = None
         self._generation = 0
         # Decided while the UI is open: kept in view with their event until the next restart.

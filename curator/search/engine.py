@@ -7,6 +7,7 @@ from typing import Any
 
 import apsw
 
+from curator.embedders import all_embedders
 from curator.embedders import base as embedders
 from curator.errors import EmbedderError, UsageError
 from curator.index import db, reading
@@ -100,7 +101,7 @@ class Searcher:
 
     def embed_query(self, text: str) -> bytes:
         if self._embedder is None:
-            self._embedder = embedders.create(self.spec, few=True)
+            self._embedder = all_embedders.create(self.spec, few=True)
         if self._embedder.remote:
             # A query is egress too: one carrying a secret is not sent (SPEC §6).
             from curator.leaks import find_secrets

@@ -101,9 +101,3 @@ def resolve_path(vault_root: str, configured: str) -> str:
         path = os.path.join(vault_root, path)
     return os.path.normpath(path)
 
-
-def strip_controls(text: str, keep: str = "\n\t") -> str:
-    """Text without control characters (a terminal would obey them), keeping ``keep``."""
-    if text.isprintable():
-        return text
-    return "".join(c for c in text if c.isprintable() or c in keep or c == " ")

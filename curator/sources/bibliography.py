@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from curator.sources.base import Item, strip_controls
+from curator.sources.base import Item
+from curator.unsafe import strip_unsafe
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _MARKUP_START = re.compile(r"^([ ]{0,3})(#|```|~~~)")
@@ -67,12 +68,12 @@ def type_label(item_type: str) -> str:
 
 
 def _clean(text: str) -> str:
-    return strip_controls(text, keep="").strip()
+    return strip_unsafe(text, keep="").strip()
 
 
 def _block(text: str) -> str:
     """Free text as lines that the chunker cannot mistake for headings or code fences."""
-    lines = [_MARKUP_START.sub(r"\1\\\2", strip_controls(line, keep="\t")) for line in text.split("\n")]
+    lines = [_MARKUP_START.sub(r"\1\\\2", strip_unsafe(line, keep="\t")) for line in text.split("\n")]
     return "\n".join(lines).strip()
 
 

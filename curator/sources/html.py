@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from curator.sources.base import strip_controls
+from curator.unsafe import strip_unsafe
 
 BLOCKS = (
     "address", "article", "aside", "blockquote", "dd", "details", "dl", "dt", "div", "figcaption",
@@ -92,7 +92,7 @@ def _tokenized(html: str) -> str:
 
 
 def _tidy(text: str) -> str:
-    text = strip_controls(text)
+    text = strip_unsafe(text)
     lines = []
     for line in text.split("\n"):
         line = _SPACES.sub(" ", line).strip()

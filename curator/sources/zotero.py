@@ -1,7 +1,7 @@
 """A Zotero library (``zotero.sqlite``): each regular item becomes ``zotero:ITEMKEY``.
 
-Read from a private copy (``curator.index.snapshot``), never from the live file, through
-the queries in ``curator.index.zotero_db`` (all of Curator's SQL lives in the index
+Read from a private copy (``curator.sources.snapshot``), never from the live file, through
+the queries in ``curator.sources.zotero_db`` (all of Curator's SQL lives in the index
 package). An item brings its title, creators, date, venue, abstract, tags, collections,
 child notes (HTML to text), DOI, URL and citation key; items in the trash, attachments,
 annotations, standalone notes and feed items are left out. Its link is
@@ -22,10 +22,10 @@ from collections.abc import Iterator
 import apsw
 
 from curator.errors import SourceError
-from curator.index.snapshot import snapshot
-from curator.index.zotero_db import Library, better_bibtex_keys
 from curator.sources.base import Item, Problems
 from curator.sources.bibliography import Creator, Record, render
+from curator.sources.snapshot import snapshot
+from curator.sources.zotero_db import Library, better_bibtex_keys
 
 NOT_ITEMS = ("note", "attachment", "annotation")
 _EXTRA_LINE = re.compile(r"^\s*([A-Za-z][A-Za-z ]*?)\s*:\s*(\S.*?)\s*$")

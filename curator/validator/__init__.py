@@ -102,7 +102,7 @@ def validate_proposal(state: RepoState, proposal: ProposalDir) -> ProposalReport
     if not proposal.exists and state.head_has_dir(proposal.rel_dir):
         return _removed(state, proposal)
     subject = build(proposal, state)
-    subject.accepted, findings = events.judge(subject, state)
+    subject.accepted, findings = events.judge(subject, state, validate_proposal)
     if subject.status != "pending" and not subject.committed_event_problems:
         # A decided proposal is history: its shape and log are checked, its changes are not
         # (they were applied or refused; the vault has moved on since).

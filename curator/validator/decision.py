@@ -23,15 +23,19 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from curator.proposals.layout import PROPOSALS_DIR
+from curator.proposals.store import ProposalDir
+from curator.validator.images import holds_post_images
+from curator.validator.staged import Candidate, TreeState, load_proposal, tree_entry
 
 if TYPE_CHECKING:
     import pygit2
 
     from curator.proposals.events import Event
-    from curator.validator.staged import Candidate, TreeState
+    from curator.validator import ProposalReport
     from curator.validator.state import RepoState
     from curator.validator.subject import Subject
 
@@ -39,10 +43,13 @@ _ULID = re.compile(r"\b[0-9A-HJKMNP-TV-Z]{26}\b")
 _SHOWN = 3
 
 
-def check(subject: Subject, state: RepoState, event: Event) -> list[str]:
-    """What the commit holds that the decision it claims does not explain (empty: it is what Curator makes)."""
-    from curator.validator.staged import TreeState
+Validate = Callable[["RepoState", ProposalDir], "ProposalReport"]
+"""The validator itself (``validate_proposal``), passed in by it: an ``applied`` decision is held
+to the proposal being valid against the commit's parent, judged by every rule."""
 
+
+def check(subject: Subject, state: RepoState, event: Event, validate: Validate) -> list[str]:
+    """What the commit holds that the decision it claims does not explain (empty: it is what Curator makes)."""
     if not isinstance(state, TreeState):  # trailers are read from commits only (CI's view)
         return ["only a commit records a decision"]
     tree = state
@@ -55,19 +62,15 @@ def check(subject: Subject, state: RepoState, event: Event) -> list[str]:
         more = f" and {len(stray) - _SHOWN} more" if len(stray) > _SHOWN else ""
         problems.append(f"it also changes {', '.join(stray[:_SHOWN])}{more}, which no {event.event} decision does")
     if event.event == "applied":
-        problems += _applied(subject, tree)
+        problems += _applied(subject, tree, validate)
     elif event.event == "superseded":
         problems += _superseded(subject, tree, event)
     return problems
 
 
-def _applied(subject: Subject, tree: TreeState) -> list[str]:
-    from curator.validator.rules.events import holds_post_images
-
+def _applied(subject: Subject, tree: TreeState, validate: Validate) -> list[str]:
     if not holds_post_images(subject, tree):
         return ["it does not hold the proposal's changes (each path as the change applied to the parent's version)"]
-    from curator.validator import validate_proposal
-    from curator.validator.staged import TreeState, load_proposal
 
     paths = [v.change.path for v in subject.changes] + [f"{subject.proposal.rel_dir}/events.jsonl"]
     before = TreeState(
@@ -78,7 +81,7 @@ def _applied(subject: Subject, tree: TreeState) -> list[str]:
         tree.head_tree,
         name=f"the parent of {tree.candidate}",
     )
-    report = validate_proposal(before, load_proposal(before, subject.proposal.id))
+    report = validate(before, load_proposal(before, subject.proposal.id))
     if report.status != "pending" or report.findings:
         first = report.findings[0] if report.findings else None
         why = f"{first.code} {first.path}: {first.message}" if first else f"it is {report.status} there"
@@ -114,8 +117,6 @@ class _Before:
     same_on_disk: frozenset[str] = frozenset()
 
     def __init__(self, after: Candidate, parent: pygit2.Tree | None, paths: list[str]) -> None:
-        from curator.validator.staged import tree_entry
-
         self.after = after
         self.back: dict[str, tuple[str, int] | None] = {path: tree_entry(parent, path) for path in paths}
 

@@ -328,7 +328,7 @@ def staged_state(vault: Vault) -> TreeState:
 def commit_state(vault: Vault, commit: pygit2.Commit) -> TreeState:
     """One commit's tree against its first parent, with the decision its trailers name."""
     from curator import settings as settings_mod
-    from curator.operations.decisions import decision_of
+    from curator.proposals.trailers import decision_of
 
     repo = vault.repo
     tree = commit.tree

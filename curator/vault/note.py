@@ -7,6 +7,7 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import Any
 
+from curator import clock
 from curator.vault import frontmatter
 from curator.vault.identity import is_valid_kp_id
 from curator.vault.markdown import fence_states, heading
@@ -87,9 +88,7 @@ def _str_list(value: Any) -> list[str]:
 
 def to_iso(value: Any) -> str | None:
     if isinstance(value, dt.datetime):
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=dt.UTC)
-        return str(value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+        return clock.iso(value)
     if isinstance(value, dt.date):
         return value.isoformat()
     if isinstance(value, str) and value[:4].isdigit():

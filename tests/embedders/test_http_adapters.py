@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from curator.embedders.base import EmbedderSpec, create, resolve
-from curator.embedders.http import Rejected
+from curator.embedders.all_embedders import create
+from curator.embedders.base import EmbedderSpec, resolve
+from curator.embedders.http import InputRefused
 from curator.errors import EmbedderError
 from curator.settings import EmbedderSettings, Settings
 from tests.conftest import GitVault, note
@@ -59,7 +60,7 @@ def test_retries_then_succeeds_and_rejects_bad_input() -> None:
         srv.fail_next = 2
         assert len(emb.embed(["x"])) == 1
         srv.reject_when = "TOO-LONG"
-        with pytest.raises(Rejected):
+        with pytest.raises(InputRefused):
             emb.embed(["TOO-LONG text"])
         srv.reject_when = None
         srv.wrong_dims = True

@@ -7,7 +7,8 @@ import struct
 
 import pytest
 
-from curator.embedders.base import EmbedderSpec, create, resolve
+from curator.embedders.all_embedders import create
+from curator.embedders.base import EmbedderSpec, resolve
 from curator.settings import Settings
 from tests.conftest import GitVault
 

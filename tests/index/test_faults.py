@@ -119,12 +119,12 @@ def test_kill_during_embedding_then_finish_only_what_is_missing(example_vault: G
 READER = """
 import sys, json
 from curator.commands.app import App
-from curator.index.reader import open_serving
+from curator.index.serving import open_serving
 from curator.search.engine import Searcher
 app = App(vault_arg=sys.argv[1])
 errors = 0
 for i in range(int(sys.argv[2])):
-    opened = open_serving(app, refresh=False)
+    opened = open_serving(*app.place(), refresh=False)
     s = Searcher(opened.conn, opened.epoch.id)
     for q in ("WAL mode", "getUserName", "why is the database locked", "passages"):
         s.search(q, k=5, mode="lexical")

@@ -41,7 +41,7 @@ def service(vault: GitVault, cli, monkeypatch: pytest.MonkeyPatch):  # type: ign
         )
     vault.commit("many")
     assert cli("--vault", vault.root, "index").code == 0
-    return Service(App(vault_arg=str(vault.root)))
+    return Service(*App(vault_arg=str(vault.root)).place())
 
 
 def test_the_index_card_is_small_deterministic_and_follows_the_vault(service, vault: GitVault, cli) -> None:  # type: ignore[no-untyped-def]

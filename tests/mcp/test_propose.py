@@ -18,7 +18,7 @@ from tests.conftest import GitVault, run_process
 def service(vault: GitVault, cli, monkeypatch: pytest.MonkeyPatch) -> Service:
     monkeypatch.setenv("CURATOR_EMBEDDER", "none")
     assert cli("--vault", vault.root, "index").code == 0
-    return Service(App(vault_arg=str(vault.root)), author="tester")
+    return Service(*App(vault_arg=str(vault.root)).place(), author="tester")
 
 
 def _objects(vault: GitVault) -> set[str]:

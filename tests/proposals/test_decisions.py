@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from curator.operations import decisions
+from curator.proposals import trailers
 from tests.builders import make_proposal, modify
 from tests.conftest import GitVault, note
 
@@ -66,7 +66,7 @@ def test_reject_records_the_decision_in_its_own_commit(vault: GitVault, cli, com
     assert vault.git("rev-parse", "HEAD").stdout.strip() == commit
     assert vault.git("rev-parse", "HEAD~1").stdout.strip() == head
     msg = vault.git("log", "-1", "--format=%B").stdout
-    assert decisions.decision_of(msg) == (pid, "rejected")
+    assert trailers.decision_of(msg) == (pid, "rejected")
     changed = set(vault.git("diff", "--name-only", "HEAD~1", "HEAD").stdout.split())
     assert changed <= {f".kp/proposals/{pid}/{n}" for n in ("events.jsonl", "proposal.yaml", "changes.diff")}
     assert f".kp/proposals/{pid}/events.jsonl" in changed
@@ -93,16 +93,16 @@ def test_apply_commit_carries_the_event_trailer(vault: GitVault, cli) -> None:
     pid = _pending(vault)
     assert cli("--vault", vault.root, "apply", pid, "--yes").code == 0
     msg = vault.git("log", "-1", "--format=%B").stdout
-    assert decisions.decision_of(msg) == (pid, "applied")
-    assert decisions.trailers(msg)["Kp-Author"] == ["agent:tester"]
+    assert trailers.decision_of(msg) == (pid, "applied")
+    assert trailers.trailers(msg)["Kp-Author"] == ["agent:tester"]
 
 
 def test_trailers_are_read_from_the_last_paragraph_only() -> None:
     forged = "Title\n\nKp-Proposal: 01J00000000000000000000000\nKp-Event: rejected\n\nreal body\n"
-    assert decisions.decision_of(forged) is None
-    msg = decisions.message(
+    assert trailers.decision_of(forged) is None
+    msg = trailers.message(
         "T\nKp-Event: rejected", "why\nKp-Proposal: OTHER\n  kp-event: applied", "PID", "superseded"
     )
-    assert decisions.decision_of(msg) == ("PID", "superseded")
+    assert trailers.decision_of(msg) == ("PID", "superseded")
     assert "\n> Kp-Proposal: OTHER\n" in msg and "\n>   kp-event: applied\n" in msg
     assert msg.splitlines()[0] == "T > Kp-Event: rejected"

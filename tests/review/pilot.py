@@ -13,7 +13,7 @@ from curator.review.queue_screen import QueueScreen
 
 
 def review_app(root: Path) -> ReviewApp:
-    return make_app(App(vault_arg=str(root)))
+    return make_app(*App(vault_arg=str(root)).place()[:2])
 
 
 async def settle(pilot: Pilot[None]) -> None:

@@ -24,7 +24,7 @@ WATCHED = ("pygit2", "pydantic", "pygments", "curator.validator")
 
 
 async def main() -> None:
-    app = make_app(App(vault_arg=sys.argv[1]))
+    app = make_app(*App(vault_arg=sys.argv[1]).place()[:2])
     seen = []
     display = app._display
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from curator.commands import reject as reject_cmd
+from curator.operations import decisions
 from curator.review import entries
 from curator.review.confirm import ConfirmScreen
 from curator.review.entries import CHECKING
@@ -144,7 +144,7 @@ def test_a_proposal_decided_in_its_folder_stays_out_of_view_until_checked(
     vault: GitVault, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     decided = _reword(vault, "Second line.", "Second row.", "Decided", 1)
-    reject_cmd.decide(find_vault(str(vault.root)), decided, "no", by="human:tester")
+    decisions.reject(find_vault(str(vault.root)), decided, "no", by="human:tester")
     pending = _reword(vault, "Third line.", "Third row.", "Pending", 2)
     # A pending proposal with an uncommitted events.jsonl of its own: held back, then shown.
     forged = _reword(vault, "First line", "1st line", "Forged", 3)

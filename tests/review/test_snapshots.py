@@ -24,7 +24,7 @@ CONFLICTS = "01M8GX8VV0TCGJTD2GKCX648R0"
 
 
 def _app(root: Path) -> ReviewApp:
-    return make_app(App(vault_arg=str(root)), now=NOW)
+    return make_app(*App(vault_arg=str(root)).place()[:2], now=NOW)
 
 
 def _select(ulid: str, *keys: str):  # type: ignore[no-untyped-def]

@@ -252,7 +252,7 @@ def test_agents_read_and_relate_items_through_mcp(lab, cli) -> None:
     v, sample = lab
     key = sample.keys["attention"]
     _index(cli, v)
-    service = Service(App(vault_arg=str(v.root)))
+    service = Service(*App(vault_arg=str(v.root)).place())
     try:
         read = service.read(f"zotero:{key}")
         assert read.data["source"] == "library" and read.data["link"] == f"zotero://select/library/items/{key}"

@@ -21,44 +21,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from curator.proposals import events as events_mod
-from curator.proposals.hunks import HunkConflict
-from curator.proposals.hunks import apply as apply_hunks
 from curator.proposals.layout import EVENTS
+from curator.validator import decision
 from curator.validator.finding import Finding
+from curator.validator.images import holds_post_images
 
 if TYPE_CHECKING:
     from curator.validator.state import RepoState
     from curator.validator.subject import Subject
 
 
-def holds_post_images(subject: Subject, state: RepoState) -> bool:
-    """True when every path the proposal changes holds, in the candidate, its change applied to HEAD's."""
-    if not subject.changes:
-        return False
-    for view in subject.changes:
-        c = view.change
-        now = state.worktree_bytes(c.path)
-        if c.op == "delete":
-            if now is not None:
-                return False
-        elif c.op == "create":
-            if now is None or now != view.new_bytes:
-                return False
-        else:
-            before = state.head_bytes(c.path)
-            if view.patch is None or before is None or now is None:
-                return False
-            try:
-                post = apply_hunks(before.decode("utf-8"), view.patch.hunks)
-            except (HunkConflict, UnicodeDecodeError):
-                return False
-            if now != post.encode("utf-8"):
-                return False
-    return True
-
-
-def judge(subject: Subject, state: RepoState) -> tuple[events_mod.Event | None, list[Finding]]:
-    """The decision the candidate legitimately adds (if any), and the findings about the log."""
+def judge(
+    subject: Subject, state: RepoState, validate: decision.Validate
+) -> tuple[events_mod.Event | None, list[Finding]]:
+    """The decision the candidate legitimately adds (if any), and the findings about the log;
+    ``validate`` is the validator, for a decision that claims to apply the proposal."""
     p = subject.proposal
     where = f"{p.rel_dir}/{EVENTS}"
     restore = f"git checkout HEAD -- {where}"
@@ -106,9 +83,7 @@ def judge(subject: Subject, state: RepoState) -> tuple[events_mod.Event | None, 
     event = added[0]
     if state.decision == (p.id, event.event):
         # The trailers are a claim anyone can write: the commit must hold what the decision does.
-        from curator.validator import decision
-
-        problems = decision.check(subject, state, event)
+        problems = decision.check(subject, state, event, validate)
         if not problems:
             return event, findings
         findings.extend(

@@ -8,20 +8,18 @@ make ``apply``'s commit claim another proposal).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from curator.operations.decisions import looks_like_trailer
 from curator.output import escape
 from curator.proposals.layout import MANIFEST
+from curator.proposals.trailers import looks_like_trailer
+from curator.unsafe import first_unsafe
 from curator.validator.finding import Finding
 
 if TYPE_CHECKING:
     from curator.validator.subject import Subject
 
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_CONTROL_IN_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def _shown(c: str) -> str:
@@ -33,21 +31,21 @@ def check(subject: Subject) -> Iterator[Finding]:
     if m is None:
         return
     where = f"{subject.proposal.rel_dir}/{MANIFEST}"
-    found = _CONTROL.search(m.title)
+    found = first_unsafe(m.title)
     if found:
         yield Finding(
             "KP001",
             where,
-            f"the title has {_shown(found.group(0))}; a title is one line of text without control characters "
+            f"the title has {_shown(found)}; a title is one line of text without control characters "
             "(put details in the rationale)",
         )
-    found = _CONTROL.search(m.author.name)
+    found = first_unsafe(m.author.name)
     if found:
-        yield Finding("KP001", where, f"author.name has {_shown(found.group(0))}; a name is one line of plain text")
-    found = _CONTROL_IN_LINES.search(m.rationale)
+        yield Finding("KP001", where, f"author.name has {_shown(found)}; a name is one line of plain text")
+    found = first_unsafe(m.rationale, keep="\n\t")
     if found:
         yield Finding(
-            "KP001", where, f"the rationale has {_shown(found.group(0))}; only text, newlines and tabs belong there"
+            "KP001", where, f"the rationale has {_shown(found)}; only text, newlines and tabs belong there"
         )
     for no, line in enumerate(m.rationale.splitlines(), start=1):
         if looks_like_trailer(line):

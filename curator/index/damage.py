@@ -8,12 +8,11 @@ integrity check: the epoch is not read again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from curator.errors import IndexCorrupt
-
-if TYPE_CHECKING:
-    from curator.commands.app import App
+from curator.index import epoch as epochs
+from curator.index.reconcile import reconcile
+from curator.settings import Settings
+from curator.vault.discover import Vault
 
 
 def is_damage(e: BaseException) -> bool:
@@ -26,19 +25,15 @@ def is_damage(e: BaseException) -> bool:
     return is_corruption(e)
 
 
-def recover(app: App, error: BaseException) -> IndexCorrupt:
+def rebuild_after_damage(vault: Vault, settings: Settings, index_dir: str, error: BaseException) -> IndexCorrupt:
     """Quarantine the serving epoch and rebuild it; the one-line error that says so."""
-    from curator.index import epoch as epochs
-    from curator.index.reconcile import reconcile
-
-    index_dir = app.index_dir()
     with epochs.writer_lock(index_dir):
         ep = epochs.serving(index_dir)
         where = epochs.quarantine(ep) if ep is not None else None
     detail = error.message if isinstance(error, IndexCorrupt) else f"the index is corrupt ({error})"
     if where is None:
         return IndexCorrupt(detail, hint="run `curator index` to rebuild it")
-    report = reconcile(app.vault(), app.settings(), index_dir)
+    report = reconcile(vault, settings, index_dir)
     return IndexCorrupt(
         f"{detail}; moved it to {where} and rebuilt it ({report.passages} passages)", hint="run the command again"
     )

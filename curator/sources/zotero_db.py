@@ -1,8 +1,9 @@
 """SQL against a private copy of a Zotero library (and of Better BibTeX's database).
 
-Kept in ``curator/index/`` with every other SQL Curator runs; the Zotero adapter
-(``curator/sources/zotero.py``) turns these rows into items. The copy comes from
-``curator.index.snapshot``; the live file is never read in place.
+The one module outside ``curator/index/`` that runs SQL, and only against Zotero's own
+storage, never Curator's index; the Zotero adapter (``curator/sources/zotero.py``) turns
+these rows into items. The copy comes from
+``curator.sources.snapshot``; the live file is never read in place.
 
 Curator checks the layout it needs (tables and columns of Zotero 5 to 7), not a version
 number: a library laid out otherwise is refused with the missing table or column named.

@@ -1,0 +1,62 @@
+"""Time, in one place: the UTC clock, the one ISO-8601 form Curator writes, and how it reads one back.
+
+Everything Curator records (an event's ``at``, a manifest's ``created``, an epoch's last
+reconcile, a digest's window) is UTC to the second, written ``2026-11-30T07:00:00Z``. A
+time read from elsewhere (``--now``, frontmatter) without an offset is taken as UTC.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+UTC = dt.UTC
+FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+
+
+def now() -> dt.datetime:
+    """This instant in UTC, to the second (what every recorded time is rounded to)."""
+    return dt.datetime.now(UTC).replace(microsecond=0)
+
+
+def iso(when: dt.datetime | None = None) -> str:
+    """``when`` (default: now) in Curator's one written form, ``YYYY-MM-DDTHH:MM:SSZ``."""
+    when = now() if when is None else when
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(UTC).strftime(FORMAT)
+
+
+def parse(text: str) -> dt.datetime:
+    """An ISO-8601 date or time as a UTC instant to the second; ValueError when it is none."""
+    when = dt.datetime.fromisoformat(text.strip())
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(UTC).replace(microsecond=0)
+
+
+def parse_or_none(value: object) -> dt.datetime | None:
+    """A time Curator wrote itself (a digest's window, a sighting), or None when unreadable."""
+    if not value:
+        return None
+    try:
+        return parse(str(value))
+    except ValueError:
+        return None
+
+
+def from_epoch(seconds: float) -> dt.datetime:
+    return dt.datetime.fromtimestamp(seconds, UTC)
+
+
+def age_days(now: dt.datetime, when: dt.datetime) -> float:
+    return max(0.0, (now - when).total_seconds() / 86400.0)
+
+
+def duration(seconds: float) -> str:
+    """A span as a person reads it: ``45s``, ``12 min``, ``2.5 h``."""
+    seconds = round(seconds)
+    if seconds < 90:
+        return f"{seconds}s"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h"

@@ -1,0 +1,63 @@
+"""Where the index may live: outside the vault's work tree, or in a folder of it git ignores.
+
+An agent with file tools can reach the vault; it must not be able to put text into the
+index that no note holds (SPEC §4). And a reconcile would walk an index inside the vault
+as if it were notes.
+"""
+
+from __future__ import annotations
+
+import os
+
+from curator.errors import ConfigError, UsageError
+from curator.vault.discover import Vault
+
+
+def configured_index_dir(vault: Vault, configured: str) -> str:
+    """``index.dir`` from ``.kp/config.yaml``: a relative path is read from the config file's
+    folder, as paths in a config file are. Inside the vault's work tree it is refused unless
+    git ignores it: a reconcile would walk the index as if it were notes, and an agent with
+    file tools could reach it."""
+    config_dir = os.path.join(vault.root, ".kp")
+    path = os.path.abspath(os.path.join(config_dir, os.path.expanduser(configured)))
+    real = inside_vault(vault, path)
+    if real:
+        raise ConfigError(
+            f"index.dir {configured!r} is {real}, inside the vault",
+            hint="point it outside the vault, or add it to .gitignore",
+        )
+    return path
+
+
+def explicit_index_dir(vault: Vault, given: str, origin: str) -> str:
+    """``--index-dir`` or ``CURATOR_INDEX_DIR`` (``origin``), refused inside the vault as
+    ``index.dir`` is."""
+    path = os.path.abspath(os.path.expanduser(given))
+    real = inside_vault(vault, path)
+    if real:
+        raise UsageError(
+            f"{origin} {given!r} is {real}, inside the vault",
+            hint="point it outside the vault, or add it to .gitignore",
+        )
+    return path
+
+
+def inside_vault(vault: Vault, path: str) -> str | None:
+    """The real path of ``path`` when it lies inside the vault's work tree and git does not
+    ignore it (a reconcile would read the index as notes, and an agent with file tools could
+    reach it); None when it is fine."""
+    root = os.path.realpath(vault.root)
+    real = os.path.realpath(path)
+    if real == root or real.startswith(root + os.sep):
+        rel = os.path.relpath(real, root).replace(os.sep, "/")
+        ignored = rel != "." and not rel.startswith(".git/") and rel != ".git" and _git_ignores(vault, rel)
+        if not ignored:
+            return real
+    return None
+
+
+def _git_ignores(vault: Vault, rel: str) -> bool:
+    try:
+        return bool(vault.repo.path_is_ignored(rel.rstrip("/") + "/")) or bool(vault.repo.path_is_ignored(rel))
+    except Exception:  # pygit2 raises its own errors for odd paths: not ignored, then
+        return False
