@@ -4,6 +4,7 @@ process there, as a power cut would. Unset (always, outside tests) it does nothi
 from __future__ import annotations
 
 import os
+import time
 
 
 def point(name: str) -> None:
@@ -16,6 +17,4 @@ def slow(name: str) -> None:
     a process while it is there (waiting on a condition, not guessing a time)."""
     raw = os.environ.get("CURATOR_SLOW")
     if raw and raw.partition(":")[0] == name:
-        import time
-
         time.sleep(float(raw.partition(":")[2] or 0))

@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import sys
 
+from curator.cli.error_handler import Exit, error_handler
+from curator.commands import validate
+from curator.commands.app import App
+
 
 def main(argv: list[str]) -> int:
-    from curator.cli.error_handler import Exit, error_handler
-
     if len(argv) != 1:
         print("usage: python -m curator.hook WORK-TREE  (curator --vault WORK-TREE validate --staged)", file=sys.stderr)
         return 2
     try:
         with error_handler():
-            from curator.commands import validate
-            from curator.commands.app import App
-
             return validate.run(App(vault_arg=argv[0]), (), False, "text", staged=True)
     except Exit as e:
         return e.code

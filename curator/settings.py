@@ -8,6 +8,7 @@ file's bytes, so the YAML parser only runs when the file changes.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -20,7 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from curator.errors import ConfigError
+from curator.fsutil import write_atomic
 from curator.languages import known, normalise_code
+from curator.locations import default_index_dir
 
 NORMALISATION_MODES = ("plain", "fold", "stem", "fold+stem")
 EMBEDDER_PROVIDERS = ("local", "openai", "ollama", "none")
@@ -317,8 +320,6 @@ def parse(raw: bytes) -> Settings:
 
 
 def _cache_file(vault_root: str) -> str:
-    from curator.locations import default_index_dir
-
     return os.path.join(default_index_dir(vault_root), "settings.json")
 
 
@@ -344,10 +345,6 @@ def load(vault_root: str, *, use_cache: bool = True) -> Settings:
             pass
     settings = parse(raw)
     if use_cache:
-        try:
-            from curator.fsutil import write_atomic
-
+        with contextlib.suppress(OSError):  # the cache only saves time
             write_atomic(cache, json.dumps({"sha256": digest, "settings": settings.to_dict()}).encode("utf-8"))
-        except OSError:
-            pass  # the cache only saves time
     return settings

@@ -13,6 +13,7 @@ from curator.bench import beir
 from curator.bench.metrics import ndcg_at, percentile, recall_at
 from curator.embedders import all_embedders
 from curator.embedders import base as embedders
+from curator.errors import EmbedderError, UsageError
 from curator.index import db, reading
 from curator.index import epoch as epochs
 from curator.index.corpus import index_items
@@ -86,8 +87,6 @@ def _build(
             embedder = all_embedders.create(spec)
             result = embed_pending(conn, embedder, settings.embedder.batch_size, _ticker(say, pending))
             if result.error:
-                from curator.errors import EmbedderError
-
                 raise EmbedderError(result.error)
             built["embed_seconds"] = round(float(built.get("embed_seconds") or 0) + time.perf_counter() - t, 2)
             built["embedded_passages_per_second"] = round(result.embedded / max(time.perf_counter() - t, 1e-9), 1)
@@ -139,8 +138,6 @@ def _baseline(dataset: beir.Dataset, queries: dict[str, str]) -> dict[str, Any]:
     try:
         import bm25s
     except ImportError:
-        from curator.errors import UsageError
-
         raise UsageError("--baseline needs bm25s", hint="pip install bm25s (it is in the dev extra)") from None
 
     docs = list(entries(dataset.corpus, Problems()))

@@ -22,6 +22,13 @@ from typing import TYPE_CHECKING
 from curator import output
 from curator.commands.app import App
 from curator.errors import EXIT_FAILED
+from curator.operations import recovery
+from curator.proposals import store
+from curator.proposals.filters import clean
+from curator.validator.state import RepoState
+from curator.vault import frontmatter
+from curator.vault import templates as tmpl
+from curator.vault.identity import mint
 
 if TYPE_CHECKING:
     from curator.operations.stage import Draft
@@ -37,8 +44,6 @@ class Plan:
 
 def _pending_paths(app: App) -> dict[str, str]:
     """Paths that pending proposals change, each with the first such proposal's id."""
-    from curator.proposals import store
-    from curator.validator.state import RepoState
     from curator.validator.subject import build
 
     vault = app.vault()
@@ -56,10 +61,6 @@ def _pending_paths(app: App) -> dict[str, str]:
 def plan(app: App) -> Plan:
     from curator.operations.gather import unified
     from curator.operations.stage import Draft
-    from curator.proposals.filters import clean
-    from curator.vault import frontmatter
-    from curator.vault import templates as tmpl
-    from curator.vault.identity import mint
     from curator.vault.survey import survey
 
     vault = app.vault()
@@ -121,7 +122,7 @@ def plan(app: App) -> Plan:
 
 
 def run(app: App, dry_run: bool) -> int:
-    from curator.operations import recovery, stage
+    from curator.operations import stage
 
     vault = app.vault()
     with recovery.locked(vault, "adopt"):

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from curator import output, settings
+from curator.locations import default_index_dir
+from curator.operations.recovery import ensure
+from curator.vault import find_vault
+from curator.vault.index_dir import configured_index_dir, explicit_index_dir
 
 if TYPE_CHECKING:
     from curator.settings import Settings
@@ -20,17 +27,12 @@ class App:
 
     def vault(self) -> Vault:
         if self._vault is None:
-            from curator.vault import find_vault
-
             self._vault = find_vault(self.vault_arg)
             # An apply or propose killed halfway is finished or undone before any command
             # reads the tree (two stat calls when there is none).
-            from curator.operations.recovery import ensure
 
             ensure(self._vault)
             if self._vault.subfolder:
-                from curator import output
-
                 # A vault is a whole git work tree (its index, config and proposals live
                 # at the top); narrowing to a folder is what notes.exclude and --path do.
                 output.warn(
@@ -42,20 +44,13 @@ class App:
 
     def settings(self, *, use_cache: bool = True) -> Settings:
         if self._settings is None:
-            from curator import settings
-
             self._settings = settings.load(self.vault().root, use_cache=use_cache)
         return self._settings
 
     def index_dir(self, settings: Settings | None = None) -> str:
-        import os
-
-        from curator.locations import default_index_dir
 
         explicit = self.index_dir_arg or os.environ.get("CURATOR_INDEX_DIR")
         if explicit:
-            from curator.vault.index_dir import explicit_index_dir
-
             # click reads CURATOR_INDEX_DIR into --index-dir too: name what the person set.
             env = os.environ.get("CURATOR_INDEX_DIR")
             origin = (
@@ -66,8 +61,6 @@ class App:
             return explicit_index_dir(self.vault(), explicit, origin)
         configured = (settings or self.settings()).index.dir
         if configured:
-            from curator.vault.index_dir import configured_index_dir
-
             return configured_index_dir(self.vault(), configured)
         return default_index_dir(self.vault().root)
 

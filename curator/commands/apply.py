@@ -11,6 +11,8 @@ from curator import output
 from curator.commands.app import App
 from curator.errors import CheckFailed
 from curator.operations import apply as applier
+from curator.proposals import store
+from curator.validator.state import RepoState
 
 if TYPE_CHECKING:
     from curator.validator import ProposalReport
@@ -22,9 +24,7 @@ SHOWN = 10
 
 def run(app: App, ulid: str, yes: bool, no_commit: bool) -> int:
     from curator.operations import stage
-    from curator.proposals import store
     from curator.validator import validate_proposal
-    from curator.validator.state import RepoState
 
     vault = app.vault()
     settings = app.settings()

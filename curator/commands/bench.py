@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from curator import output
 from curator.commands.app import App
+from curator.errors import CuratorError
+from curator.settings import Settings
 
 
 def run(app: App, dataset: str, mode: str, baseline: bool, limit: int | None, fresh: bool) -> int:
     from curator.bench.runner import format_table, run_bench
-    from curator.errors import CuratorError
-    from curator.settings import Settings
 
     settings: Settings | None
     try:

@@ -8,6 +8,7 @@ from curator import clock, output
 from curator.commands.app import App
 from curator.errors import EXIT_FAILED, UsageError
 from curator.librarian import dates
+from curator.operations import recovery
 
 if TYPE_CHECKING:
     from curator.librarian.compose import Composed
@@ -23,7 +24,6 @@ def run(
 ) -> int:
     from curator.librarian import deliver
     from curator.librarian.compose import Options, compose
-    from curator.operations import recovery
 
     vault, settings = app.vault(), app.settings()
     k = settings.digest.k if k is None else k

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import os
 import posixpath
+import shutil
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from curator import output
 from curator.commands.app import App
-from curator.errors import ConfigError
+from curator.errors import ConfigError, UsageError
 from curator.index import language
-from curator.settings import Settings, parse
+from curator.index.derived import looks_like_item_ref
+from curator.index.health import doctor_findings, missing_items
+from curator.settings import Settings, deprecated, parse
 from curator.vault import templates as tmpl
 from curator.vault.anchors import Anchors
 from curator.vault.anchors import describe as describe_anchor
@@ -67,8 +70,6 @@ def _config_findings(app: App) -> tuple[Settings, list[Finding]]:
 
 def _deprecations(raw: bytes) -> list[Finding]:
     from ruamel.yaml import YAML
-
-    from curator.settings import deprecated
 
     data = YAML(typ="safe", pure=True).load(raw.decode("utf-8")) if raw.strip() else None
     return [
@@ -205,7 +206,6 @@ def check(app: App) -> list[Finding]:
 
 def _item_link_findings(app: App, settings: Settings, links: list[tuple[str, Link]]) -> list[Finding]:
     """Links to source items (``[[zotero:KEY]]``) that no note answers, checked against the index."""
-    from curator.index.health import missing_items
 
     if not links:
         return []
@@ -232,7 +232,6 @@ def _link_findings(
 ) -> list[Finding]:
     """What the one resolver says about each link in ``note``; links that may name a source
     item (``[[zotero:KEY]]``) and no note are added to ``item_links`` for the index to answer."""
-    from curator.index.derived import looks_like_item_ref
     from curator.vault.links import extract
 
     out: list[Finding] = []
@@ -290,8 +289,6 @@ def _link_findings(
 
 
 def _index_findings(app: App, settings: Settings) -> list[Finding]:
-    from curator.index.health import doctor_findings
-
     return [Finding(*f) for f in doctor_findings(settings, app.index_dir(settings))]
 
 
@@ -302,8 +299,6 @@ SUMMARY_TOP = 5
 
 
 def _screenful() -> int:
-    import shutil
-
     return max(10, shutil.get_terminal_size((100, 40)).lines - 5)
 
 
@@ -330,8 +325,6 @@ def _print_summary(findings: list[Finding]) -> None:
 
 
 def run(app: App, *, summary: bool = False, codes: tuple[str, ...] = (), every: bool = False) -> int:
-    from curator.errors import UsageError
-
     if summary and every:
         raise UsageError("--summary and --all contradict each other; give one")
     findings = check(app)

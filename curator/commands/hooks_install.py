@@ -19,8 +19,9 @@ from importlib import resources
 
 from curator import output
 from curator.commands.app import App
-from curator.errors import CheckFailed, UsageError
+from curator.errors import CheckFailed, CuratorError, UsageError
 from curator.fsutil import write_atomic
+from curator.validator.staged import staged_state
 from curator.vault.discover import Vault
 
 HOOKS = ("pre-commit", "post-merge", "post-checkout")
@@ -71,9 +72,6 @@ def _keep_kp_ids(vault: Vault) -> None:
     """HEAD's kp_ids kept now, so the hook's first run need not read every note (``validator.id_cache``).
     Only a head start: whatever stops it here (a config that does not parse, say) the hook meets itself."""
     import pygit2
-
-    from curator.errors import CuratorError
-    from curator.validator.staged import staged_state
 
     with contextlib.suppress(CuratorError, pygit2.GitError, OSError, ValueError):
         _ = staged_state(vault).committed_kp_ids

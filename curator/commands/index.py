@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from curator import output
 from curator.commands.app import App
+from curator.vault.tree import EXCLUDED
 
 if TYPE_CHECKING:
     from curator.index.sources import SourceReport, SyncReport
@@ -132,7 +133,6 @@ def _print_problems(r: SourceReport) -> None:
 
 def _grouped(skips: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Skips to print: files kept out by notes.exclude shown once per top-level folder."""
-    from curator.vault.tree import EXCLUDED
 
     counts: dict[str, int] = {}
     out: list[tuple[str, str]] = []

@@ -10,6 +10,8 @@ from curator import output
 from curator.commands.app import App
 from curator.errors import WriteRefused
 from curator.fsutil import write_atomic
+from curator.vault.globs import compile_globs
+from curator.vault.paths import symlink_on_path
 
 if TYPE_CHECKING:
     from curator.vault.discover import Vault
@@ -37,7 +39,6 @@ ATTRIBUTES = ".gitattributes"
 def _refuse_symlinks(vault: Vault) -> None:
     """Init writes no file through a symlink (a committed ``.gitattributes -> /elsewhere``, say):
     every file it may write is checked, folders on the way included, before anything is written."""
-    from curator.vault.paths import symlink_on_path
 
     for rel in (KEEP, CONFIG, ATTRIBUTES):
         through = symlink_on_path(vault.root, rel)
@@ -102,7 +103,6 @@ def crlf_notes(app: App) -> list[str]:
     repo = vault.repo
     if repo.head_is_unborn:
         return []
-    from curator.vault.globs import compile_globs
 
     include = compile_globs(tuple(app.settings().notes.include))
     found = []

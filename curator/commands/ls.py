@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from curator import output
 from curator.commands.app import App
+from curator.index import reading
 
 
 def run(app: App) -> int:
-    from curator.index import reading
     from curator.index.serving import open_serving, report_warnings
 
     opened = open_serving(*app.place())

@@ -20,6 +20,13 @@ from typing import TYPE_CHECKING
 from curator import output
 from curator.commands.app import App
 from curator.errors import EXIT_FAILED
+from curator.fsutil import write_atomic
+from curator.index.refs import why_not_a_note
+from curator.operations import recovery
+from curator.vault import frontmatter
+from curator.vault import templates as tmpl
+from curator.vault.identity import mint
+from curator.vault.note import NotANote, decode
 
 if TYPE_CHECKING:
     import pygit2
@@ -37,13 +44,6 @@ class Outcome:
 
 
 def _one(app: App, path: str, head: pygit2.Tree | None, staged: set[str], templates: list[TemplateFolder]) -> Outcome:
-    from curator.fsutil import write_atomic
-    from curator.index.refs import why_not_a_note
-    from curator.vault import frontmatter
-    from curator.vault import templates as tmpl
-    from curator.vault.identity import mint
-    from curator.vault.note import NotANote, decode
-
     vault = app.vault()
     why = why_not_a_note(vault, app.settings(), path)
     if why is not None:
@@ -85,8 +85,6 @@ def _one(app: App, path: str, head: pygit2.Tree | None, staged: set[str], templa
 
 
 def run(app: App, paths: tuple[str, ...]) -> int:
-    from curator.vault.identity import mint
-
     if not paths:
         kp_id = mint()
         if app.json:
@@ -94,8 +92,6 @@ def run(app: App, paths: tuple[str, ...]) -> int:
         else:
             output.line(kp_id)
         return 0
-    from curator.operations import recovery
-    from curator.vault import templates as tmpl
 
     vault = app.vault()
     repo = vault.repo

@@ -11,6 +11,7 @@ from curator.commands.app import App
 from curator.errors import UsageError
 from curator.vault import frontmatter
 from curator.vault.identity import mint
+from curator.vault.paths import symlink_on_path
 
 
 def slug(title: str) -> str:
@@ -29,7 +30,6 @@ def run(app: App, title: str, folder: str) -> int:
     if any(p in ("..", ".", ".git", ".kp") for p in parts) or os.path.isabs(folder):
         raise UsageError(f"--dir must be a folder inside the vault, not {folder!r}")
     target_dir = os.path.join(vault.root, *parts)
-    from curator.vault.paths import symlink_on_path
 
     through = symlink_on_path(vault.root, "/".join(parts)) if parts else None
     if through or (os.path.exists(target_dir) and not os.path.isdir(target_dir)):

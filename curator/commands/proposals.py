@@ -7,6 +7,8 @@ from typing import Any
 
 from curator import clock, output
 from curator.commands.app import App
+from curator.proposals import store
+from curator.validator.state import RepoState
 
 
 def _age(created: str | None, now: dt.datetime) -> str:
@@ -24,9 +26,7 @@ def _age(created: str | None, now: dt.datetime) -> str:
 
 
 def run(app: App, all_: bool) -> int:
-    from curator.proposals import store
     from curator.validator import validate_proposal
-    from curator.validator.state import RepoState
 
     vault = app.vault()
     state = RepoState(vault, app.settings())

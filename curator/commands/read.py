@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 
 from curator import output
 from curator.commands.app import App
-from curator.errors import CuratorError, NotFound
+from curator.errors import CuratorError, NotFound, UsageError
+from curator.index import derived, reading, refs
+from curator.index.refs import why_not_a_note
 
 if TYPE_CHECKING:
     from curator.index.derived import ItemPage
@@ -21,7 +23,6 @@ def resolve_ref(app: App, ref: str) -> str:
 def resolve_ref_with_others(app: App, ref: str) -> tuple[str, list[str]]:
     """The vault path of the note ``ref`` names, and the other notes it also names (a file
     name several folders hold): the one link resolver picks the nearest the top of the vault."""
-    from curator.index import refs
 
     vault, settings = app.vault(), app.settings()
     # A path typed here means what it means in every command: a file relative to the
@@ -44,11 +45,9 @@ def source_item(app: App, ref: str, page: int = 1) -> ItemPage | None:
 
     Only a namespaced reference other than a note's own (``kp:``) is looked up, and only
     when no note of the vault has that path: a note always wins."""
-    from curator.index import derived, reading
 
     if not derived.looks_like_item_ref(ref):
         return None
-    from curator.index.refs import why_not_a_note
     from curator.index.serving import open_serving
 
     if why_not_a_note(app.vault(), app.settings(), ref.removeprefix("./")) is None:
@@ -84,9 +83,6 @@ def _resolve_with_anchor(app: App, ref: str) -> tuple[str, list[str], str | None
 
 
 def run(app: App, ref: str, page: int) -> int:
-    from curator.errors import UsageError
-    from curator.index import refs
-
     if page < 1:
         raise UsageError("--page starts at 1")
     item = source_item(app, ref, page)

@@ -8,13 +8,15 @@ from typing import Any
 
 from curator import output
 from curator.commands.app import App
+from curator.commands.read import resolve_ref_with_others, say_others, source_item
 from curator.errors import NotFound
+from curator.index import reading
+from curator.index.db import VAULT
+from curator.index.refs import why_not_a_note
+from curator.vault.note import NotANote, parse
 
 
 def collect(app: App, ref: str) -> tuple[dict[str, Any], list[str]]:
-    from curator.commands.read import resolve_ref_with_others, say_others, source_item
-    from curator.index import reading
-    from curator.index.db import VAULT
     from curator.index.serving import open_serving
 
     item = source_item(app, ref)
@@ -44,9 +46,7 @@ def collect(app: App, ref: str) -> tuple[dict[str, Any], list[str]]:
 def _as_written(app: App, path: str) -> dict[tuple[int, str, str], str]:
     """Each link of the note at ``path`` as its text writes it (``[bad](No%20Such.md)``), by
     line, kind and target; empty when the note cannot be read as a note of the vault."""
-    from curator.index.refs import why_not_a_note
     from curator.vault.links import extract
-    from curator.vault.note import NotANote, parse
 
     vault = app.vault()
     if why_not_a_note(vault, app.settings(), path) is not None:

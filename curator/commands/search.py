@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from curator import output
 from curator.commands.app import App
+from curator.commands.index import progress_bar
 from curator.search.filters import Filters
 
 
@@ -15,7 +16,6 @@ def _build_if_missing(app: App) -> None:
     index_dir = app.index_dir()
     if epochs.serving(index_dir) is not None:
         return
-    from curator.commands.index import progress_bar
     from curator.index.reconcile import reconcile
 
     output.note("no index yet: indexing the vault first (as `curator index` does)")

@@ -7,7 +7,10 @@ from typing import Any
 from curator import output
 from curator.commands.app import App
 from curator.commands.index import print_report, progress_bar
-from curator.errors import UsageError
+from curator.errors import CuratorError, UsageError
+from curator.index.derived import counts as derived_counts
+from curator.index.sources import state_of
+from curator.sources.all_sources import open_source
 
 
 def _check_names(app: App, names: tuple[str, ...]) -> None:
@@ -32,11 +35,7 @@ def run_sync(app: App, names: tuple[str, ...]) -> int:
 
 
 def collect(app: App) -> dict[str, Any]:
-    from curator.errors import CuratorError
-    from curator.index.derived import counts as derived_counts
     from curator.index.serving import open_serving
-    from curator.index.sources import state_of
-    from curator.sources.all_sources import open_source
 
     settings = app.settings()
     state: dict[str, Any] = {}

@@ -7,12 +7,12 @@ import os
 
 from curator import clock, output
 from curator.commands.app import App
+from curator.index import reading
+from curator.index.derived import counts as derived_counts
 
 
 def collect(app: App) -> dict[str, object]:
     from curator.index import epoch as epochs
-    from curator.index import reading
-    from curator.index.derived import counts as derived_counts
     from curator.index.serving import open_serving
 
     opened = open_serving(*app.place(), refresh=False)

@@ -15,6 +15,8 @@ from curator.errors import EXIT_FAILED, EXIT_OK, UsageError
 from curator.proposals import events as events_mod
 from curator.proposals import store
 from curator.proposals.layout import EVENTS, PROPOSALS_DIR, owner_of
+from curator.validator import staged as view
+from curator.validator.notes import check_note
 from curator.validator.state import RepoState
 from curator.vault.discover import Vault
 from curator.vault.globs import matches
@@ -83,7 +85,6 @@ def run(
     commits: str | None = None,
 ) -> int:
     from curator.validator import validate_proposal
-    from curator.validator.notes import check_note
     from curator.validator.report import to_json, to_text
 
     if commits is not None:
@@ -94,7 +95,6 @@ def run(
     if staged:
         if all_ or against != "HEAD":
             raise UsageError("--staged checks the index against HEAD; it takes neither --all nor --against")
-        from curator.validator import staged as view
 
         tree_state = view.staged_state(vault)
         ids, note_paths = view.targets(tree_state, targets)

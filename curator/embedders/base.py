@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -182,7 +183,6 @@ def _bf16_for(model: str, asked: str) -> tuple[str | None, str | None]:
 def mean_pooled(folder: str) -> bool:
     """Whether the sentence-transformers model in ``folder`` is a transformer, mean pooling and
     perhaps normalisation, and nothing else."""
-    import json
 
     try:
         with open(os.path.join(folder, "modules.json"), encoding="utf-8") as f:

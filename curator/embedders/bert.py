@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from curator.embedders.base import mean_pooled
+
 REQUIRED = ("config.json", "modules.json", "tokenizer.json", "model.safetensors")
 
 
@@ -38,7 +40,6 @@ def supported(folder: str) -> bool:
     """True for a plain BERT encoder with mean pooling: what this module computes exactly."""
     if not all(os.path.isfile(os.path.join(folder, name)) for name in REQUIRED):
         return False
-    from curator.embedders.base import mean_pooled
 
     try:
         config = read_json(os.path.join(folder, "config.json"))

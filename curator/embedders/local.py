@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 from typing import Any
 
@@ -100,7 +101,6 @@ _BF16_MODELS: dict[str, Any] = {}
 
 def _bf16_model(model: Any, key: str | None) -> Any:
     """The transformer with its weights converted to bfloat16 once, kept beside the fp32 one."""
-    import copy
 
     import torch
 

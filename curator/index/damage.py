@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from curator.errors import IndexCorrupt
 from curator.index import epoch as epochs
+from curator.index.db import is_corruption
 from curator.index.reconcile import reconcile
 from curator.settings import Settings
 from curator.vault.discover import Vault
@@ -20,7 +21,6 @@ def is_damage(e: BaseException) -> bool:
         return True
     if type(e).__module__ != "apsw":  # apsw is imported already when it raised
         return False
-    from curator.index.db import is_corruption
 
     return is_corruption(e)
 

@@ -15,6 +15,7 @@ from typing import Any
 import apsw
 
 from curator.errors import IndexError_
+from curator.vault.globs import matches
 
 BUSY_TIMEOUT_MS = 10_000
 SCHEMA_VERSION = 1
@@ -38,8 +39,6 @@ def _vec_extension() -> str:
 
 
 def _glob(pattern: str, path: str) -> bool:
-    from curator.vault.globs import matches
-
     return matches(path, (pattern,))
 
 

@@ -6,13 +6,16 @@ in worker processes while the main process writes SQLite.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import os
+import signal
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from curator import faults
+from curator.cores import threads
 from curator.index.chunker import chunk
 from curator.index.db import VAULT
 from curator.index.language import of_note
@@ -111,9 +114,6 @@ def _die_with(parent: int) -> None:
     """Ask Linux to kill this worker when its parent dies, however the parent dies (a
     SIGKILL runs no cleanup): an orphaned worker would parse on for nobody."""
     try:
-        import ctypes
-        import signal
-
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     except (OSError, AttributeError):
@@ -135,7 +135,6 @@ def _prepare_in_worker(job: Job) -> Prepared:
 
 def prepare_all(jobs: list[Job], settings: Settings) -> Iterator[Prepared]:
     """Results in job order; in worker processes when there are many."""
-    from curator.cores import threads
 
     workers = min(threads(), 4)
     if len(jobs) < PARALLEL_FROM or workers < 2:

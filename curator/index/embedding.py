@@ -18,6 +18,8 @@ from curator.embedders.base import Embedder, InputRefused
 from curator.errors import EmbedderError, IndexError_
 from curator.index import db
 from curator.index.db import VEC_DONE, VEC_PENDING, VEC_REJECTED, VEC_SECRET
+from curator.index.writer import text_hash
+from curator.leaks import find_secrets, secrets_by_span
 
 WINDOW = 16
 """Batches read at a time, to be regrouped by length."""
@@ -74,7 +76,6 @@ def _embed_batch(
 def _secrets(conn: apsw.Connection, doc_ids: set[int]) -> dict[int, list[str]]:
     """Kinds of secret in each passage of these documents, each note scanned whole: a passage
     inside a private key block is withheld although the ``BEGIN`` line is in another passage."""
-    from curator.leaks import find_secrets, secrets_by_span
 
     found: dict[int, list[str]] = {}
     for doc_id in sorted(doc_ids):
@@ -100,7 +101,6 @@ def carry_over(conn: apsw.Connection, previous: str, fingerprint: dict[str, obje
     may have computed otherwise), and only when the previous epoch's embedder fingerprint
     (provider, model, dims, runtime) is the new one's: vectors of two numeric paths are never
     mixed. A previous epoch that cannot be read gives nothing, and everything is embedded."""
-    from curator.index.writer import text_hash
 
     if not db.has_vectors(conn):
         return 0

@@ -29,6 +29,7 @@ from curator.index import db, reading
 from curator.index.chunker import CHUNKER_VERSION
 from curator.index.normalise import NORMALISATION_VERSION
 from curator.pids import alive
+from curator.vault.identity import new_ulid
 
 POINTER = "CURRENT"
 EPOCHS = "epochs"
@@ -84,8 +85,6 @@ def serving(index_dir: str) -> Epoch | None:
 
 
 def new(index_dir: str, fp: dict[str, Any]) -> Epoch:
-    from curator.vault.identity import new_ulid
-
     try:
         os.makedirs(os.path.join(index_dir, EPOCHS), exist_ok=True)
     except OSError as e:

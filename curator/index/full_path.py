@@ -12,10 +12,11 @@ import apsw
 
 from curator.index import db
 from curator.index.db import VAULT as SOURCE
+from curator.index.writer import Writer, resolve_links, save_languages
 from curator.settings import Settings
 from curator.vault.discover import Vault
 from curator.vault.links import LINKS_VERSION
-from curator.vault.tree import FileStat, Skip, walk
+from curator.vault.tree import FileStat, GitView, Skip, classify, walk
 
 if TYPE_CHECKING:
     from curator.index.reconcile import Progress, Report
@@ -35,8 +36,6 @@ def full_path(
     re-chunked; the walk's stats are stored for the next fast check."""
     # The full path's modules load here: an unchanged vault never needs them.
     from curator.index.documents import iter_jobs, prepare_all
-    from curator.index.writer import Writer, resolve_links, save_languages
-    from curator.vault.tree import GitView, classify
 
     db.writing(conn)
     git = GitView(vault)

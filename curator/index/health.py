@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import apsw
+
+from curator.embedders import base as embedders
 from curator.errors import EmbedderError
+from curator.index import db, derived
 
 if TYPE_CHECKING:
     from curator.settings import Settings
@@ -13,10 +17,6 @@ Row = tuple[str, int, str, str, str]
 
 
 def doctor_findings(settings: Settings, index_dir: str) -> list[Row]:
-    import apsw
-
-    from curator.embedders import base as embedders
-    from curator.index import db
     from curator.index import epoch as epochs
     from curator.index.epoch import mismatch_message, open_checked
 
@@ -65,9 +65,7 @@ def doctor_findings(settings: Settings, index_dir: str) -> list[Row]:
 def missing_items(settings: Settings, index_dir: str, refs: set[str]) -> set[str] | None:
     """Which of ``refs`` (``zotero:KEY`` ...) no source item in the index answers; None when
     there is no index to ask and sources are configured (a sync will tell)."""
-    import apsw
 
-    from curator.index import db, derived
     from curator.index import epoch as epochs
 
     ep = epochs.serving(index_dir)

@@ -25,7 +25,9 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from curator.index.db import get_json
 from curator.languages import ENGLISH, STEMMERS, normalise_code
+from curator.vault.globs import matches
 
 MARK = "0"
 """Appended to every word of a note in another language than English: no Porter rule
@@ -35,14 +37,12 @@ TOKEN_RE = re.compile(r"[^\W_]+")
 
 def of_index(conn: Any) -> tuple[str, ...]:
     """The languages of an index's notes (English for an index from before they were kept)."""
-    from curator.index.db import get_json
 
     return tuple(get_json(conn, "languages", [ENGLISH]))
 
 
 def of_note(meta: dict[str, Any], path: str, folders: tuple[tuple[str, str], ...], default: str) -> str:
     """The language code a note is indexed by (see the module docstring)."""
-    from curator.vault.globs import matches
 
     for key in ("lang", "language"):
         if key in meta:

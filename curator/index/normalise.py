@@ -23,7 +23,8 @@ from functools import lru_cache
 
 # Imported here, not per passage: fts_row runs 60,000 times in a 3,000-note first index.
 from curator.index import language as lang
-from curator.index.segment import has_unspaced, index_terms
+from curator.index.segment import PREFIX, RUN_RE, has_unspaced, index_terms
+from curator.index.segment import query_terms as unspaced_terms
 
 NORMALISATION_VERSION = 2
 """2: notes in other languages than English stemmed by their own rules (Porter stemmed
@@ -137,9 +138,6 @@ def query_terms(query: str, languages: tuple[str, ...] = ("en",), mode: str = "f
     when ``mode`` stems, each word's stem in every one of ``languages`` (the index's); a run of an
     unspaced script as the phrase of its bigrams. Stop words of those languages are
     dropped when the query has other words."""
-    from curator.index import language as lang
-    from curator.index.segment import RUN_RE
-    from curator.index.segment import query_terms as unspaced_terms
 
     terms: list[str] = []
     for m in WORD_RE.finditer(query):
@@ -177,7 +175,6 @@ def query_terms(query: str, languages: tuple[str, ...] = ("en",), mode: str = "f
 def fts_query(terms: list[str]) -> str:
     """An FTS5 MATCH expression: every term quoted (no operators leak in), ORed; a term
     ending in ``*`` (one character of an unspaced script) is a prefix query."""
-    from curator.index.segment import PREFIX
 
     def quoted(t: str) -> str:
         if t.endswith(PREFIX) and len(t) > 1:

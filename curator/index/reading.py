@@ -18,6 +18,7 @@ import apsw
 
 from curator.index import db
 from curator.index.db import VAULT, VEC_DONE, VEC_PENDING, VEC_REJECTED, VEC_SECRET
+from curator.vault.note import tags_of
 
 
 @dataclass(frozen=True)
@@ -319,7 +320,6 @@ def tag_spellings(conn: apsw.Connection, tags: list[str]) -> dict[str, list[str]
     Whether a tag is a secret can depend on its case: an AWS key casefolded is no longer
     an AWS key to the leak scanner, yet upper-casing it gives the key back.
     """
-    from curator.vault.note import tags_of
 
     if not tags:
         return {}

@@ -9,6 +9,7 @@ re-chunked, and only passages whose text changed are embedded again.
 
 from __future__ import annotations
 
+import errno
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from curator.index.epoch import mismatch_message, open_checked, outdated
 from curator.index.freshness import sentinels_of, unchanged
 from curator.index.full_path import full_path
 from curator.index.normalise import tokenizer
+from curator.index.sources import sync_sources
 from curator.settings import Settings
 from curator.vault.discover import Vault
 
@@ -88,7 +90,6 @@ def _sources(
     ) not in (None, "{}")
     if not settings.sources and not held:
         return
-    from curator.index.sources import sync_sources
 
     report.sources = sync_sources(conn, vault.root, settings, index_dir, force=sync, progress=progress)
     if report.sources.wrote:
@@ -190,7 +191,6 @@ def reconcile(
 
 def _raise_unwritable(index_dir: str, e: BaseException) -> None:
     """A read-only file system or folder is the environment's doing: one line, exit 2."""
-    import errno
 
     if isinstance(e, apsw.ReadOnlyError | apsw.CantOpenError) or (
         isinstance(e, OSError) and e.errno in (errno.EACCES, errno.EROFS, errno.EPERM, errno.ENOTDIR, errno.ENOSPC)

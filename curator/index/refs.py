@@ -22,15 +22,17 @@ import apsw
 from curator.errors import NotFound, UsageError
 from curator.index import reading
 from curator.settings import Settings
+from curator.validator.rules.paths import escape_reason as reason
+from curator.vault.anchors import describe, line_of
 from curator.vault.discover import Vault
 from curator.vault.globs import matches
+from curator.vault.note import NotANote, parse
+from curator.vault.tree import GitView
 
 PAGE_LINES = 200
 
 
 def escape_reason(path: str) -> str | None:
-    from curator.validator.rules.paths import escape_reason as reason
-
     return reason(path)
 
 
@@ -56,7 +58,6 @@ def why_not_a_note(vault: Vault, settings: Settings, path: str) -> str | None:
             return f"the path goes through the symlink {prefix}; notes are regular files"
         if i == len(parts) and not stat.S_ISREG(mode):
             return "not a regular file"
-    from curator.vault.tree import GitView
 
     if GitView(vault).file_ignored(path):
         return "ignored by git, so not part of the vault"
@@ -147,7 +148,6 @@ def read_page(vault: Vault, path: str, page: int = 1, page_lines: int = PAGE_LIN
     """Page ``page`` (1-based) of the note at ``path`` (already resolved); with ``anchor`` (a
     ``#Heading`` or ``#^block`` as a link writes it), the pages start at the line it names."""
     from curator.index.documents import git_blob_id
-    from curator.vault.note import NotANote, parse
 
     if page < 1:
         raise UsageError("--page starts at 1")
@@ -168,8 +168,6 @@ def read_page(vault: Vault, path: str, page: int = 1, page_lines: int = PAGE_LIN
         lines.pop()
     first = 0
     if anchor:
-        from curator.vault.anchors import describe, line_of
-
         at = line_of(note.text, anchor)
         if at is None:
             raise NotFound(f"{path} has no {describe(anchor)}", hint=f"`curator read {path}` shows the whole note")

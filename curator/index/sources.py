@@ -24,7 +24,9 @@ from curator import clock
 from curator.errors import SourceError
 from curator.index import db
 from curator.index.db import VAULT
+from curator.index.writer import Writer, resolve_links
 from curator.settings import Settings
+from curator.sources.all_sources import open_source
 from curator.sources.base import Problems
 
 STATE_KEY = "sources"
@@ -129,7 +131,6 @@ def sync_sources(
             report.sources.append(rep)
             continue
         from curator.index.corpus import index_items
-        from curator.sources.all_sources import open_source
 
         adapter = open_source(src, vault_root, scratch)
         stamp = _stamp(adapter.files())
@@ -168,8 +169,6 @@ def sync_sources(
     held = [r[0] for r in conn.execute("SELECT DISTINCT source FROM documents WHERE source != ?", (VAULT,))]
     report.dropped = sorted({name for name in [*held, *state] if name not in configured})
     if report.dropped:
-        from curator.index.writer import Writer
-
         writer = Writer(conn, vectors=vectors)
         with conn:
             for name in report.dropped:
@@ -178,8 +177,6 @@ def sync_sources(
                 state.pop(name, None)
         report.wrote = report.wrote or bool(set(report.dropped) & set(held))
     if report.wrote:
-        from curator.index.writer import resolve_links
-
         with conn:
             resolve_links(conn)
     if state != before:

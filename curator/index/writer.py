@@ -12,7 +12,7 @@ from typing import Any
 import apsw
 
 from curator.index import sightings
-from curator.index.db import CITE_RANK, VAULT, VEC_DONE, VEC_NONE, VEC_PENDING, has_table
+from curator.index.db import CITE_RANK, VAULT, VEC_DONE, VEC_NONE, VEC_PENDING, get_json, has_table, set_json
 from curator.index.normalise import fts_row
 
 PassageRow = tuple[int, int, int, str, str]
@@ -70,8 +70,6 @@ def text_hash(embed_text: str) -> str:
 
 class Writer:
     def __init__(self, conn: apsw.Connection, *, vectors: bool) -> None:
-        from curator.index.db import get_json
-
         self.conn = conn
         self.vectors = vectors
         fp = get_json(conn, "fingerprint") or {}
@@ -197,7 +195,6 @@ class Writer:
 
 def save_languages(conn: apsw.Connection, written: set[str]) -> None:
     """Add the languages of the notes just written to those the query side stems for."""
-    from curator.index.db import get_json, set_json
 
     known = set(get_json(conn, "languages", []))
     if not written <= known:

@@ -21,18 +21,21 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from curator.errors import UsageError
+from curator.errors import NotFound, UsageError
 from curator.operations import gather as sources
 from curator.operations import recovery, stage
 from curator.proposals import diff as diff_mod
-from curator.proposals import filters
+from curator.proposals import filters, store
 from curator.proposals.hunks import HunkConflict
 from curator.proposals.hunks import apply as apply_hunks
 from curator.proposals.manifest import Author
 from curator.settings import Settings
 from curator.validator.finding import Finding
+from curator.validator.rules.paths import escape_reason, is_curator_path
 from curator.validator.state import RepoState
 from curator.vault.discover import Vault
+from curator.vault.globs import matches
+from curator.vault.identity import is_ulid, new_ulid
 
 LOCK_WAIT = 30.0
 """Seconds a proposal waits for another writer (another server, a CLI command) to finish."""
@@ -79,8 +82,6 @@ class Outcome:
 def _path_findings(vault: Vault, settings: Settings, changes: list[ChangeIn]) -> list[Finding]:
     """The validator's path rules, before anything is written: a path that climbs out, goes
     into .git/, .kp/ or a producer's folder, or through a symlink never reaches the disk."""
-    from curator.validator.rules.paths import escape_reason, is_curator_path
-    from curator.vault.globs import matches
 
     state = RepoState(vault, settings)
     found = []
@@ -177,8 +178,6 @@ def _from_diff(c: ChangeIn, current: bytes, blob: str) -> stage.Draft | Finding:
 def propose(
     vault: Vault, settings: Settings, title: str, rationale: str, changes: list[ChangeIn], author: Author
 ) -> Outcome:
-    from curator.vault.identity import new_ulid
-
     title, rationale = title.strip(), rationale.strip()
     if not title or any(ord(ch) < 32 or ord(ch) == 127 for ch in title):
         raise UsageError("the title must be one line of text, without control characters")
@@ -237,10 +236,7 @@ def _stage(
 
 
 def proposal_status(vault: Vault, settings: Settings, ulid: str) -> dict[str, Any]:
-    from curator.errors import NotFound
-    from curator.proposals import store
     from curator.validator import validate_proposal
-    from curator.vault.identity import is_ulid
 
     if not is_ulid(ulid):
         raise UsageError(f"{ulid!r} is not a proposal id (a ULID, as kp_propose returned it)")

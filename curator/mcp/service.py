@@ -10,12 +10,17 @@ swaps the epoch) and one ``Searcher``, so the query embedder loads once.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 from typing import Any
 
-from curator.errors import CuratorError, UsageError
+from curator.errors import CuratorError, NotFound, UsageError
+from curator.index import derived, reading, refs
+from curator.mcp import card
 from curator.mcp.frame import NOTICE, Answer, Reply, quote_text
+from curator.search.filters import Filters
+from curator.search.snippet import snippet
 from curator.settings import Settings
 from curator.vault.discover import Vault
 
@@ -62,10 +67,6 @@ class Service:
     def search(
         self, query: str, k: int = 10, mode: str = "hybrid", tags: list[str] | None = None, path: str | None = None
     ) -> Answer:
-        from curator.index import reading
-        from curator.search.filters import Filters
-        from curator.search.snippet import snippet
-
         if not 1 <= k <= MAX_K:
             raise UsageError(f"k must be between 1 and {MAX_K}, not {k}")
         if not query.strip():
@@ -112,7 +113,6 @@ class Service:
 
     def _source_item(self, conn: Any, ref: str, page: int = 1) -> Any:
         """The source item (``zotero:KEY``, ``jsonl:NAME/ID``) ``ref`` names, when no note does."""
-        from curator.index import derived, reading, refs
 
         if conn is None or not derived.looks_like_item_ref(ref) or reading.lookup(conn, ref):
             return None
@@ -137,8 +137,6 @@ class Service:
         return reply.answer(data)
 
     def read(self, ref: str, page: int = 1) -> Answer:
-        from curator.index import refs
-
         if page < 1:
             raise UsageError("page starts at 1")
         with self._lock:
@@ -172,10 +170,6 @@ class Service:
         return reply.answer(data)
 
     def relate(self, ref: str) -> Answer:
-        import dataclasses
-
-        from curator.errors import NotFound
-        from curator.index import reading, refs
 
         with self._lock:
             conn = self._reader().conn
@@ -202,8 +196,6 @@ class Service:
         return reply.answer(data)
 
     def index_card(self, limit: int = 4096) -> Answer:
-        from curator.mcp import card
-
         with self._lock:
             opened = self._reader()
             facts = card.facts(opened.conn, opened.epoch.id)

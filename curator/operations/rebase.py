@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 import pygit2
 
 from curator.errors import CheckFailed, NotFound, Rejected
+from curator.operations import decisions, recovery, stage
 from curator.operations import gather as sources
-from curator.operations import recovery, stage
 from curator.proposals import store
 from curator.proposals.hunks import split_lines
 from curator.proposals.layout import PROPOSALS_DIR
@@ -178,7 +178,6 @@ def _draft(
 
 def record_superseded(vault: Vault, ulid: str, by: str, new: str) -> str:
     """The old proposal's ``superseded`` event, naming its new revision: a decision commit of its own."""
-    from curator.operations import decisions
 
     return decisions.record(vault, ulid, "superseded", by, f"rebased into {new}")
 

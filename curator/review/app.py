@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import App
 
+from curator.review import entries
 from curator.review.queue_screen import QueueScreen
 
 if TYPE_CHECKING:
@@ -37,7 +38,6 @@ class ReviewApp(App[None]):
         repository loads pygit2, which the queue's first paint does not need."""
         if self._by is None:
             from curator.operations import stage
-            from curator.review import entries
 
             self._by = f"human:{stage.default_author(entries.fresh(self.vault)).name}"
         return self._by

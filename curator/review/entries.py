@@ -19,8 +19,9 @@ from curator import clock
 from curator.diffview.visible import visible
 from curator.proposals import store
 from curator.proposals.layout import DIFF, EVENTS, FILES, MANIFEST, PROPOSALS_DIR
+from curator.validator.state import RepoState
 from curator.vault.discover import Vault
-from curator.vault.paths import symlink_on_path
+from curator.vault.paths import escape_reason, symlink_on_path
 
 if TYPE_CHECKING:
     from curator.proposals.events import Event
@@ -255,7 +256,6 @@ def stored_changes(
     from curator.proposals.diff import DiffError, FilePatch, parse
     from curator.proposals.manifest import parse as parse_manifest
     from curator.validator.subject import ChangeView
-    from curator.vault.paths import escape_reason
 
     folder = _folder(vault, ulid)
     limits = settings.limits
@@ -320,7 +320,6 @@ def list_ids(vault: Vault) -> list[str]:
 def check(vault: Vault, settings: Settings, ulid: str) -> ProposalReport:
     """The pre-flight: the validator (with its drift check against the work tree) on one proposal."""
     from curator.validator import validate_proposal
-    from curator.validator.state import RepoState
 
     v = fresh(vault)
     return validate_proposal(RepoState(v, settings), store.load_within(v.root, ulid, settings.limits))
@@ -333,7 +332,6 @@ def check_all(
 
     ``skip``: asked just before each proposal; a pre-flight checking it already delivers its report."""
     from curator.validator import validate_proposal
-    from curator.validator.state import RepoState
 
     v = fresh(vault)
     state = RepoState(v, settings)

@@ -11,6 +11,7 @@ from curator.embedders import all_embedders
 from curator.embedders import base as embedders
 from curator.errors import EmbedderError, UsageError
 from curator.index import db, reading
+from curator.leaks import find_secrets
 from curator.search import legs as legs_mod
 from curator.search.filters import Filters, Leg
 from curator.search.fuse import cosine, keep_agreement, mmr, rrf
@@ -104,7 +105,6 @@ class Searcher:
             self._embedder = all_embedders.create(self.spec, few=True)
         if self._embedder.remote:
             # A query is egress too: one carrying a secret is not sent (SPEC §6).
-            from curator.leaks import find_secrets
 
             kinds = find_secrets(text)
             if kinds:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import apsw
 
-from curator.index import ranking
+from curator.index import language, ranking
+from curator.index.db import get_json
 from curator.index.normalise import fts_query, query_terms
 from curator.search.filters import Filters, Leg
 
@@ -16,8 +17,6 @@ WEIGHTS = (1.5, 1.0, 0.5)
 
 def terms_for(conn: apsw.Connection, query: str) -> list[str]:
     """The query's terms as this epoch indexed words: its notes' languages, its normalisation."""
-    from curator.index import language
-    from curator.index.db import get_json
 
     mode = (get_json(conn, "fingerprint") or {}).get("normalisation", {}).get("mode", "fold+stem")
     return query_terms(query, language.of_index(conn), mode)

@@ -6,6 +6,7 @@ import bisect
 import re
 
 from curator.index.normalise import fold, query_terms
+from curator.index.segment import RUN_RE
 
 WIDTH = 220
 _SPACE = re.compile(r"\s+")
@@ -13,7 +14,6 @@ _SPACE = re.compile(r"\s+")
 
 def snippet(text: str, query: str) -> str:
     """Up to WIDTH characters of ``text`` around the query's words, links shown as their text."""
-    from curator.index.segment import RUN_RE
     from curator.vault.links import display
 
     flat = _SPACE.sub(" ", display(text)).strip()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from curator.settings import SourceSettings
@@ -26,7 +27,5 @@ def open_source(settings: SourceSettings, vault_root: str, scratch: str | None =
     """The adapter for a configured source (its type was checked when the config was read)."""
     better_bibtex = settings.better_bibtex
     if better_bibtex:
-        import dataclasses
-
         settings = dataclasses.replace(settings, better_bibtex=resolve_path(vault_root, better_bibtex))
     return SOURCES[settings.type](settings, resolve_path(vault_root, settings.path), scratch)

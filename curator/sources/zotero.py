@@ -24,6 +24,7 @@ import apsw
 from curator.errors import SourceError
 from curator.sources.base import Item, Problems
 from curator.sources.bibliography import Creator, Record, render
+from curator.sources.html import to_text
 from curator.sources.snapshot import snapshot
 from curator.sources.zotero_db import Library, better_bibtex_keys
 
@@ -210,8 +211,6 @@ class ZoteroSource:
     def _notes(
         lib: Library, types: dict[int, str], trashed: set[int], items: dict[int, tuple[str, int, int, str]]
     ) -> dict[int, list[tuple[str, str]]]:
-        from curator.sources.html import to_text
-
         out: dict[int, list[tuple[str, str]]] = defaultdict(list)
         for parent, note_id, html, title in lib.child_notes([i for i, n in types.items() if n == "note"]):
             if parent not in items or note_id in trashed:

@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from curator.proposals import events as events_mod
+from curator.proposals.layout import EVENTS
 from curator.proposals.store import ProposalDir
 from curator.validator.finding import Finding, blocking, ordered
 from curator.validator.rules import (
@@ -22,6 +24,7 @@ from curator.validator.rules import (
     paths,
     regions,
 )
+from curator.validator.rules.identity import kp_id_of
 from curator.validator.state import RepoState
 from curator.validator.subject import Subject, build
 from curator.vault.globs import matches
@@ -67,7 +70,6 @@ def _auto_applicable(subject: Subject, state: RepoState) -> bool:
     digest_dir = state.settings.notes.digest_dir.strip("/")
     if not subject.changes:
         return False
-    from curator.validator.rules.identity import kp_id_of
 
     for view in subject.changes:
         c = view.change
@@ -81,8 +83,6 @@ def _auto_applicable(subject: Subject, state: RepoState) -> bool:
 
 def _removed(state: RepoState, proposal: ProposalDir) -> ProposalReport:
     """A committed proposal folder the candidate no longer has: history may go, the queue may not."""
-    from curator.proposals import events as events_mod
-    from curator.proposals.layout import EVENTS
 
     raw = state.head_bytes(f"{proposal.rel_dir}/{EVENTS}")
     status = events_mod.status(events_mod.parse(raw)[0]) if raw is not None else "pending"

@@ -24,6 +24,7 @@ import contextlib
 import json
 import os
 
+from curator.fsutil import write_atomic
 from curator.vault.discover import Vault
 
 NAME = "curator-kp-ids.json"
@@ -54,7 +55,6 @@ def load(vault: Vault, include: tuple[str, ...]) -> tuple[str, dict[str, str]] |
 def save(vault: Vault, include: tuple[str, ...], tree: str, notes: dict[str, str]) -> None:
     data = {"version": VERSION, "include": list(include), "tree": tree, "notes": notes}
     path = path_of(vault)
-    from curator.fsutil import write_atomic
 
     # The one atomic write (an unpredictable temp name, never through a planted symlink).
     with contextlib.suppress(OSError):  # a read-only git directory (a CI checkout): the next run rebuilds it

@@ -19,10 +19,16 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING, Protocol
 
-from curator.proposals.layout import FILES, KNOWN, PROPOSALS_DIR
+from curator import settings as settings_mod
+from curator.proposals.layout import FILES, KNOWN, PROPOSALS_DIR, owner_of
 from curator.proposals.store import READ_CAP, ProposalDir, StoredFile
+from curator.proposals.trailers import decision_of
+from curator.validator import id_cache
 from curator.validator.index_file import staged_index
 from curator.validator.state import RepoState, read_kp_id, read_kp_id_text
+from curator.vault.globs import compile_globs
+from curator.vault.identity import is_ulid
+from curator.vault.tree import Classified
 
 if TYPE_CHECKING:
     import pygit2
@@ -154,15 +160,11 @@ class TreeState(RepoState):
 
     @cached_property
     def scan(self) -> Classified:
-        from curator.vault.tree import Classified
-
         files = [p for p in self.all_paths if p.split("/", 1)[0] != ".kp"]
         return Classified([], [], [], files)
 
     @cached_property
     def _include(self) -> tuple[tuple[str, ...], Callable[[str], bool]]:
-        from curator.vault.globs import compile_globs
-
         globs = tuple(self.settings.notes.include)
         matcher = compile_globs(globs)
         return globs, lambda path: path.split("/", 1)[0] != ".kp" and matcher.match(path) is not None
@@ -171,7 +173,6 @@ class TreeState(RepoState):
     def committed_kp_ids(self) -> dict[str, str]:
         """path → kp_id of each note in the committed tree (HEAD, or the parent CI checks against):
         the map ``id_cache`` kept, brought forward by a tree diff, else read from every note."""
-        from curator.validator import id_cache
 
         tree = self.head_tree
         if tree is None:
@@ -308,8 +309,6 @@ def staged_state(vault: Vault) -> TreeState:
     """The index a commit is being made from, against HEAD."""
     import pygit2
 
-    from curator import settings as settings_mod
-
     repo = vault.repo
     candidate = staged_index(vault)
     index = candidate.index
@@ -327,8 +326,6 @@ def staged_state(vault: Vault) -> TreeState:
 
 def commit_state(vault: Vault, commit: pygit2.Commit) -> TreeState:
     """One commit's tree against its first parent, with the decision its trailers name."""
-    from curator import settings as settings_mod
-    from curator.proposals.trailers import decision_of
 
     repo = vault.repo
     tree = commit.tree
@@ -359,9 +356,6 @@ def _delta_paths(diff: pygit2.Diff) -> list[str]:
 
 def targets(state: TreeState, names: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
     """Proposals and notes to check: everything the candidate changes, plus any named (vault-relative)."""
-    from curator.proposals.layout import owner_of
-    from curator.vault.globs import compile_globs
-    from curator.vault.identity import is_ulid
 
     include = compile_globs(tuple(state.settings.notes.include))
     ids: set[str] = set()

@@ -18,8 +18,15 @@ import stat
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from curator.errors import UsageError
+from curator.proposals.filters import clean
 from curator.settings import Settings
+from curator.vault import frontmatter
 from curator.vault.discover import Vault
+from curator.vault.globs import compile_globs
+from curator.vault.identity import canonical
+from curator.vault.paths import symlink_on_path
+from curator.vault.tree import GitView, scan, walk
 
 if TYPE_CHECKING:
     import pygit2
@@ -72,8 +79,6 @@ class RepoState:
             return self.repo.revparse_single(self.against).peel(pygit2.Commit).tree
         except (KeyError, ValueError, pygit2.GitError):
             if self.against != "HEAD":
-                from curator.errors import UsageError
-
                 raise UsageError(f"--against {self.against}: no such commit in this repository") from None
             return None
 
@@ -148,7 +153,6 @@ class RepoState:
     def clean(self, path: str, data: bytes) -> bytes:
         """``data`` as ``git add`` would store it at ``path`` now (a blob committed with CRLF
         before ``eol=lf`` was set comes out LF, as ``git add --renormalize`` would make it)."""
-        from curator.proposals.filters import clean
 
         return clean(self.repo, path, data)
 
@@ -168,14 +172,11 @@ class RepoState:
 
     def symlink_on_path(self, path: str) -> str | None:
         """The first component of ``path`` (itself included) that is a symlink in the work tree."""
-        from curator.vault.paths import symlink_on_path
 
         return symlink_on_path(self.vault.root, path)
 
     @cached_property
     def scan(self) -> Classified:
-        from curator.vault.tree import scan
-
         # Paths are all the rules ask of it (case clashes, existing files).
         return scan(self.vault, self.settings, sizes=False)
 
@@ -196,8 +197,6 @@ class RepoState:
         path costs more than reading them. An owner git ignores is not in the vault,
         so the few paths that claim a wanted id are confirmed with git by the caller.
         """
-        from curator.vault.globs import compile_globs
-        from curator.vault.tree import walk
 
         include = compile_globs(tuple(self.settings.notes.include))
         # A create has had its paths checked against the scan already: its files are the
@@ -218,7 +217,6 @@ class RepoState:
         owners = [p for p in self.kp_ids.get(kp_id, []) if p != besides]
         if not owners:
             return []
-        from curator.vault.tree import GitView
 
         git = GitView(self.vault)
         return [p for p in owners if not git.file_ignored(p)]
@@ -251,7 +249,6 @@ def read_kp_id_text(head: bytes) -> str | None:
     if not head.startswith((b"---", b"\xef\xbb\xbf---")) or b"kp_id" not in head:
         return None
     text = head.decode("utf-8", "replace")
-    from curator.vault import frontmatter
 
     s = frontmatter.split(text.removeprefix("\ufeff"))
     if s.yaml is None:
@@ -264,7 +261,6 @@ def read_kp_id_text(head: bytes) -> str | None:
         value = value[1:-1]
     if " #" in value:
         value = value.split(" #", 1)[0].rstrip()
-    from curator.vault.identity import canonical
 
     # Keyed by identity, not spelling: a ULID reads the same in either case.
     return canonical(value) if value else None

@@ -9,7 +9,7 @@ from typing import Any
 
 from curator import clock
 from curator.vault import frontmatter
-from curator.vault.identity import is_valid_kp_id
+from curator.vault.identity import is_valid_kp_id, why_invalid
 from curator.vault.markdown import fence_states, heading
 
 BINARY_SNIFF = 8192
@@ -136,8 +136,6 @@ def parse(path: str, raw: bytes) -> Note:
             body_line, body_start = s2.body_line, s2.body_start
     kp_id = meta.get("kp_id")
     if kp_id is not None and not is_valid_kp_id(kp_id):
-        from curator.vault.identity import why_invalid
-
         problems.append(Problem("invalid-kp-id", 2, why_invalid(kp_id)))
         kp_id = None
     title_value = meta.get("title")

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from curator.validator.finding import Finding
+from curator.validator.notes import ALREADY_INVALID
 from curator.vault import frontmatter
 
 if TYPE_CHECKING:
@@ -32,8 +33,6 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
             message = f"{e}; the frontmatter must be a YAML mapping"
             pre = view.pre_text if view.change.op == "modify" else None
             if pre is not None and frontmatter.meta_or_none(pre) is None:
-                from curator.validator.notes import ALREADY_INVALID
-
                 yield Finding("KP008", path, f"{message} ({ALREADY_INVALID})", e.line, warning=True)
             else:
                 yield Finding("KP008", path, message, e.line)

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from curator.validator.finding import Finding
+from curator.validator.notes import already_used as message
 from curator.vault import frontmatter
 from curator.vault.identity import canonical, is_valid_kp_id, why_invalid
 
@@ -23,8 +24,6 @@ def kp_id_of(text: str | None) -> Any:
 
 
 def already_used(state: RepoState, kp_id: str, owner: str, path: str) -> str:
-    from curator.validator.notes import already_used as message
-
     return message(state, kp_id, owner, path, in_place=False)
 
 
