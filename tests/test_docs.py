@@ -13,7 +13,10 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], click.Command]]:
     out = []
-    for name, cmd in sorted(group.commands.items()):
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        cmd = group.get_command(ctx, name)
+        assert cmd is not None, name
         path = (*prefix, name)
         out.append((path, cmd))
         if isinstance(cmd, click.Group):

@@ -1,35 +1,69 @@
-"""The command line: click wiring only. Each command's logic lives in
-``curator.commands.<name>`` and returns an exit code; modules are imported when
-their command runs, so ``curator validate`` never pays for torch or the index."""
+"""The root of the command line: the global options, the one place errors become exit codes.
+
+Each command is a click command in one of this package's area modules (``vault``,
+``index``, ``proposals``, ``librarian``, ``sources``, ``mcp``), and its logic is in
+``curator.commands.<name>``, which returns an exit code. An area module is imported when
+one of its commands runs, so ``curator validate`` never loads the index, the review UI or
+the MCP SDK."""
 
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Any
 
 import click
 
+from curator.cli.error_handler import Exit, error_handler, silence_stdout
 from curator.commands.app import App
+from curator.output import one_line
 
-json_option = click.option("--json", "json_", is_flag=True, help="Print results as JSON.")
-
-
-def _app(ctx: click.Context, json_: bool = False) -> App:
-    app: App = ctx.ensure_object(App)
-    if json_:
-        app.json = True
-    return app
+AREAS: dict[str, str] = {
+    "init": "vault",
+    "new": "vault",
+    "doctor": "vault",
+    "adopt": "vault",
+    "mint": "vault",
+    "hooks": "vault",
+    "index": "index",
+    "status": "index",
+    "ls": "index",
+    "search": "index",
+    "read": "index",
+    "relate": "index",
+    "bench": "index",
+    "validate": "proposals",
+    "propose": "proposals",
+    "proposals": "proposals",
+    "apply": "proposals",
+    "reject": "proposals",
+    "rebase": "proposals",
+    "review": "proposals",
+    "digest": "librarian",
+    "sources": "sources",
+    "mcp": "mcp",
+}
+"""Each command and the module of this package that defines it (by the command's own name)."""
 
 
 class _Group(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(AREAS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        area = AREAS.get(cmd_name)
+        if area is None:
+            return None
+        command = getattr(importlib.import_module(f"curator.cli.{area}"), cmd_name.replace("-", "_"))
+        assert isinstance(command, click.Command)
+        return command
+
     def invoke(self, ctx: click.Context) -> Any:
         # `curator search ... | head` closes the pipe early. That is not a failure, but
         # click would turn the broken pipe into exit 1 before Curator's handler saw it.
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
-            from curator.cli.error_handler import silence_stdout
-
             silence_stdout()
             return 0
         except KeyboardInterrupt:
@@ -65,114 +99,7 @@ def cli(ctx: click.Context, vault: str | None, index_dir: str | None, json_: boo
     ctx.obj = App(vault_arg=vault, index_dir_arg=index_dir, json=json_)
 
 
-# --- the vault ---------------------------------------------------------------------------
-
-
-@cli.command()
-@json_option
-@click.pass_context
-def init(ctx: click.Context, json_: bool) -> int:
-    """Set up .kp/ (config, proposals folder) and .gitattributes in the vault. Idempotent."""
-    from curator.commands import init as cmd
-
-    return cmd.run(_app(ctx, json_))
-
-
-@cli.command()
-@click.argument("title")
-@click.option("--dir", "folder", default="", help="Folder for the note, relative to the vault.")
-@json_option
-@click.pass_context
-def new(ctx: click.Context, title: str, folder: str, json_: bool) -> int:
-    """Create a note titled TITLE with a freshly minted kp: identity."""
-    from curator.commands import new as cmd
-
-    return cmd.run(_app(ctx, json_), title, folder)
-
-
-@cli.command()
-@click.option("--summary", is_flag=True, help="Counts by code first (the default when findings exceed a screenful).")
-@click.option("--code", "codes", multiple=True, metavar="CODE", help="Only findings with this code (repeatable).")
-@click.option("--all", "every", is_flag=True, help="List every finding, however many.")
-@json_option
-@click.pass_context
-def doctor(ctx: click.Context, summary: bool, codes: tuple[str, ...], every: bool, json_: bool) -> int:
-    """Check config, identities, links, notes and the index; exit 1 when something needs fixing."""
-    from curator.commands import doctor as cmd
-
-    return cmd.run(_app(ctx, json_), summary=summary, codes=codes, every=every)
-
-
-@cli.command()
-@click.option("--dry-run", is_flag=True, help="Say what would be adopted; stage nothing.")
-@json_option
-@click.pass_context
-def adopt(ctx: click.Context, dry_run: bool, json_: bool) -> int:
-    """Stage one proposal giving every note without a kp_id a minted one (frontmatter only)."""
-    from curator.commands import adopt as cmd
-
-    return cmd.run(_app(ctx, json_), dry_run)
-
-
-@cli.command()
-@click.argument("paths", nargs=-1, type=click.Path())
-@json_option
-@click.pass_context
-def mint(ctx: click.Context, paths: tuple[str, ...], json_: bool) -> int:
-    """Print a fresh kp_id; with PATHs, add one in place to each new, uncommitted note that has none."""
-    from curator.commands import mint as cmd
-
-    return cmd.run(_app(ctx, json_), paths)
-
-
-@cli.group()
-def hooks() -> None:
-    """Git hooks: validate before commit, reconcile after merge and checkout."""
-
-
-@hooks.command("install")
-@click.option("--force", is_flag=True, help="Replace hooks that Curator did not write.")
-@click.option(
-    "--python",
-    "python",
-    type=click.Path(dir_okay=False),
-    help="The interpreter the hooks run Curator with. Default: the one running this command.",
-)
-@json_option
-@click.pass_context
-def hooks_install(ctx: click.Context, force: bool, python: str | None, json_: bool) -> int:
-    """Install pre-commit, post-merge and post-checkout hooks into the vault's repository."""
-    from curator.commands import hooks_install as cmd
-
-    return cmd.run(_app(ctx, json_), force, python)
-
-
-@cli.command()
-@click.option("--http", is_flag=True, help="Serve streamable HTTP on 127.0.0.1 instead of stdio.")
-@click.option("--port", type=int, default=8765, show_default=True, help="The HTTP port (with --http).")
-@click.option("--author", default="mcp", show_default=True, help="The agent name proposals are recorded under.")
-@click.pass_context
-def mcp(ctx: click.Context, http: bool, port: int, author: str) -> int:
-    """Serve the vault to agents over MCP: search, read, relate, index card, propose."""
-    from curator.commands import mcp as cmd
-
-    return cmd.run(_app(ctx), http, port, author)
-
-
-from curator.cli.index import register as _register_index  # noqa: E402
-from curator.cli.librarian import register as _register_librarian  # noqa: E402
-from curator.cli.proposals import register as _register_proposals  # noqa: E402
-from curator.cli.sources import register as _register_sources  # noqa: E402
-
-_register_proposals(cli, json_option, _app)
-_register_index(cli, json_option, _app)
-_register_librarian(cli, json_option, _app)
-_register_sources(cli, json_option, _app)
-
-
 def main(argv: list[str] | None = None) -> int:
-    from curator.cli.error_handler import Exit, error_handler, silence_stdout
-
     try:
         with error_handler(passthrough=(click.ClickException, click.exceptions.Exit, click.exceptions.Abort)):
             rv: Any = cli.main(args=argv, prog_name="curator", standalone_mode=False)
@@ -194,8 +121,6 @@ def main(argv: list[str] | None = None) -> int:
             e.show()
             return 2
         # One line, as every other error: what was wrong and where the command's help is.
-        from curator.output import one_line
-
         where = f" (see `{e.ctx.command_path} --help`)" if isinstance(e, click.UsageError) and e.ctx else ""
         print(f"curator: {one_line(e.format_message() + where)}", file=sys.stderr)  # it quotes what was typed
         return 2

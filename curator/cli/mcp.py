@@ -1,0 +1,18 @@
+"""The MCP server: mcp."""
+
+from __future__ import annotations
+
+import click
+
+from curator.cli.options import app_of
+from curator.commands import mcp as mcp_cmd
+
+
+@click.command()
+@click.option("--http", is_flag=True, help="Serve streamable HTTP on 127.0.0.1 instead of stdio.")
+@click.option("--port", type=int, default=8765, show_default=True, help="The HTTP port (with --http).")
+@click.option("--author", default="mcp", show_default=True, help="The agent name proposals are recorded under.")
+@click.pass_context
+def mcp(ctx: click.Context, http: bool, port: int, author: str) -> int:
+    """Serve the vault to agents over MCP: search, read, relate, index card, propose."""
+    return mcp_cmd.run(app_of(ctx), http, port, author)
