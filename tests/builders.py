@@ -108,3 +108,18 @@ def user_state(v: GitVault) -> tuple[str, str, str, bytes]:
         v.git("show", ":notes/unstaged.md").stdout,
         (v.root / "scratch.txt").read_bytes(),
     )
+
+
+def vault_lock_free(v: GitVault) -> bool:
+    """Whether no process holds the vault lock (a kernel lock on the git directory)."""
+    import fcntl
+    import os
+
+    fd = os.open(v.root / ".git", os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)
+    return True

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
-from curator import output
+from curator import languages, output
 from curator.commands.app import App
 from curator.errors import ConfigError, UsageError
 from curator.index import language
@@ -176,7 +176,7 @@ def check(app: App) -> list[Finding]:
             )
         findings.extend(_link_findings(note, resolver, item_links, anchors_of))
         code = language.of_note(note.meta, note.path, folders, settings.index.language)
-        if not language.known(code):
+        if not languages.known(code):
             findings.append(
                 Finding(
                     note.path,

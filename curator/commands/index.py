@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from curator import output
 from curator.commands.app import App
-from curator.vault.tree import EXCLUDED
+from curator.vault.paths import EXCLUDED
 
 if TYPE_CHECKING:
     from curator.index.sources import SourceReport, SyncReport

@@ -9,26 +9,37 @@ import unicodedata
 from curator import clock, output
 from curator.commands.app import App
 from curator.errors import UsageError
+from curator.unsafe import first_unsafe
 from curator.vault import frontmatter
 from curator.vault.identity import mint
-from curator.vault.paths import symlink_on_path
+from curator.vault.paths import note_refusal, symlink_on_path
+
+SLUG_BYTES = 200
+"""A file name's stem at most: room for ``-2.md`` and the like under the 255 bytes a name may have."""
 
 
 def slug(title: str) -> str:
     text = unicodedata.normalize("NFC", title).strip().lower()
     text = re.sub(r"[^\w\s-]", "", text)
     text = re.sub(r"[\s_-]+", "-", text).strip("-")
-    return text[:80].rstrip("-") or "note"
+    text = text[:80]
+    while len(text.encode("utf-8")) > SLUG_BYTES:  # 80 CJK characters are 240 bytes: names stop at 255
+        text = text[:-1]
+    return text.rstrip("-") or "note"
 
 
 def run(app: App, title: str, folder: str) -> int:
-    if not title.strip() or any(ord(c) < 32 for c in title):
+    if not title.strip() or first_unsafe(title) is not None:
         raise UsageError("the title must be non-empty text on one line")
     vault = app.vault()
     folder = folder.strip().strip("/")
     parts = [p for p in folder.split("/") if p]
-    if any(p in ("..", ".", ".git", ".kp") for p in parts) or os.path.isabs(folder):
-        raise UsageError(f"--dir must be a folder inside the vault, not {folder!r}")
+    # The note's own path is judged as every surface judges a note's path: a folder that
+    # climbs out, reads as .git on some system, is .kp/ or is kept out is no place for one.
+    refusal = note_refusal("/".join([*parts, "note.md"]), app.settings())
+    if os.path.isabs(folder) or (refusal is not None and refusal.kind in ("escape", "curator", "excluded")):
+        why = refusal.reason if refusal is not None else "it is absolute"
+        raise UsageError(f"--dir must be a folder inside the vault where notes go, not {folder!r} ({why})")
     target_dir = os.path.join(vault.root, *parts)
 
     through = symlink_on_path(vault.root, "/".join(parts)) if parts else None

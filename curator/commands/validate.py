@@ -15,15 +15,16 @@ from curator.errors import EXIT_FAILED, EXIT_OK, UsageError
 from curator.proposals import events as events_mod
 from curator.proposals import store
 from curator.proposals.layout import EVENTS, PROPOSALS_DIR, owner_of
+from curator.settings import Settings
 from curator.validator import staged as view
 from curator.validator.notes import check_note
 from curator.validator.state import RepoState
 from curator.vault.discover import Vault
-from curator.vault.globs import matches
 from curator.vault.identity import is_ulid
+from curator.vault.paths import is_note_path
 
 
-def _resolve(vault: Vault, targets: tuple[str, ...], include: tuple[str, ...]) -> tuple[list[str], list[str]]:
+def _resolve(vault: Vault, targets: tuple[str, ...], settings: Settings) -> tuple[list[str], list[str]]:
     proposals: list[str] = []
     notes: list[str] = []
     for target in targets:
@@ -47,7 +48,7 @@ def _resolve(vault: Vault, targets: tuple[str, ...], include: tuple[str, ...]) -
             if is_ulid(target):
                 raise UsageError(f"no proposal {target} in {PROPOSALS_DIR}/")
             raise UsageError(f"no proposal or file named {target}")
-        if rel.split("/", 1)[0] != ".kp" and matches(rel, include) and not os.path.isdir(full):
+        if is_note_path(rel, settings) and not os.path.isdir(full):
             notes.append(rel)
     return sorted(set(proposals)), sorted(set(notes))
 
@@ -105,7 +106,7 @@ def run(
         state = RepoState(vault, settings, against=against)
         _ = state.head_tree  # a bad --against is a usage error before any output
         if targets:
-            ids, note_paths = _resolve(vault, targets, settings.notes.include)
+            ids, note_paths = _resolve(vault, targets, settings)
         else:
             every = store.list_ids(vault.root)
             ids, note_paths = (every if all_ else _pending(state, every)), []

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, overload
 
 from curator.diffview.visible import visible, visible_line
-from curator.proposals.hunks import split_lines
+from curator.proposals.hunks import Placed, old_lines, split_lines
 from curator.vault import regions as regions_mod
 
 if TYPE_CHECKING:
@@ -178,7 +178,12 @@ class _HunkPart(_Part):
         h = self.hunk
         assert h is not None and self.regions is not None
         if j == 0:
-            return Row(HUNK, f"@@ -{h.old_start},{h.old_len} +{h.new_start},{h.new_len} @@", file=self.file)
+            old_at = self.old_base - (0 if h.old_len else 1)
+            new_at = self.new_base - (0 if h.new_len else 1)
+            header = f"@@ -{old_at},{h.old_len} +{new_at},{h.new_len} @@"
+            if (old_at, new_at) != (h.old_start, h.new_start):
+                header += f"  (applies here; its header says -{h.old_start} +{h.new_start})"
+            return Row(HUNK, header, file=self.file)
         i = j - 1
         kind, raw = h.lines[i]
         old_no = self.old_base + i - self.kinds.count("+", 0, i)
@@ -308,12 +313,18 @@ class _Layout:
             self.add(_Fixed(self.size, file, list(rows)))
         self.widest = max(self.widest, *(len(r.text) for r in rows))
 
-    def hunks(self, file: int, hunks: Sequence[Hunk], regions: _Regions) -> None:
-        for h in hunks:
+    def hunks(self, file: int, hunks: Sequence[Hunk], regions: _Regions, placed: Sequence[Placed]) -> None:
+        """``placed``: where each hunk applies (empty when it applies nowhere): its lines are
+        numbered from there, and a header that says otherwise is shown as what it claimed."""
+        starts = old_lines(hunks, placed) if placed else None
+        for n, h in enumerate(hunks):
             self.stops.append(self.size)
             kinds = "".join(kind for kind, _ in h.lines)
-            old_base = h.old_start if h.old_len else h.old_start + 1
-            new_base = h.new_start if h.new_len else h.new_start + 1
+            if starts is not None:
+                old_base, new_base = starts[n], placed[n].at + 1
+            else:
+                old_base = h.old_start if h.old_len else h.old_start + 1
+                new_base = h.new_start if h.new_len else h.new_start + 1
             part = _HunkPart(self.size, file, h, kinds, old_base, new_base, regions, self.producers)
             self.add(part)
             # Raw lengths: visible text differs only where tabs or control characters are
@@ -325,6 +336,20 @@ class _Layout:
         self.add(_Created(self.size, file, lines, self.producers))
         self.widest = max(self.widest, _longest(lines))
         self.top = max(self.top, len(lines))
+
+
+def _applied(view: ChangeView) -> tuple[Sequence[Placed], str | None]:
+    """Where the hunks apply and the text they apply to: the work tree's file (what apply
+    writes), else the base; the header's own numbers only when they apply to neither."""
+    assert view.patch is not None
+    n = len(view.patch.hunks)
+    for placed, raw in ((view.current_placed, view.current_bytes), (view.base_placed, view.base_bytes)):
+        if raw is not None and len(placed) == n and n:
+            try:
+                return placed, raw.decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+    return (), view.pre_text
 
 
 def build(changes: Sequence[ChangeView], producers: Sequence[str] = (), *, more: int = 0) -> DiffModel:
@@ -364,7 +389,8 @@ def build(changes: Sequence[ChangeView], producers: Sequence[str] = (), *, more:
             continue
         if c.op == "delete":
             layout.fixed(n, Row(NOTE, "the whole file is removed", file=n))
-        layout.hunks(n, patch.hunks, _Regions(view.pre_text, layout.producers))
+        placed, text = _applied(view)
+        layout.hunks(n, patch.hunks, _Regions(text, layout.producers), placed)
     if more and files:
         layout.fixed(len(files) - 1, Row(NOTE, f"… and {more:,} more files, still being read", file=len(files) - 1))
     return DiffModel(Rows(layout.parts), files, layout.stops, layout.widest, layout.top)

@@ -22,31 +22,20 @@ import apsw
 from curator.errors import NotFound, UsageError
 from curator.index import reading
 from curator.settings import Settings
-from curator.validator.rules.paths import escape_reason as reason
 from curator.vault.anchors import describe, line_of
 from curator.vault.discover import Vault
-from curator.vault.globs import matches
 from curator.vault.note import NotANote, parse
+from curator.vault.paths import escape_reason, note_refusal
 from curator.vault.tree import GitView
 
 PAGE_LINES = 200
 
 
-def escape_reason(path: str) -> str | None:
-    return reason(path)
-
-
 def why_not_a_note(vault: Vault, settings: Settings, path: str) -> str | None:
     """Why ``path`` is not a readable note of the vault (None: it is one)."""
-    reason = escape_reason(path)
-    if reason:
-        return reason
-    if path.split("/", 1)[0].casefold() == ".kp":
-        return "the path is inside .kp/ (Curator's proposals and config), not a note"
-    if not matches(path, settings.notes.include):
-        return "not a note (outside notes.include)"
-    if matches(path, settings.notes.exclude):
-        return "not a note (kept out by notes.exclude)"
+    refusal = note_refusal(path, settings)
+    if refusal is not None:
+        return refusal.reason
     parts = path.split("/")
     for i in range(1, len(parts) + 1):
         prefix = "/".join(parts[:i])

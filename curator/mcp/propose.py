@@ -31,10 +31,9 @@ from curator.proposals.hunks import apply as apply_hunks
 from curator.proposals.manifest import Author
 from curator.settings import Settings
 from curator.validator.finding import Finding
-from curator.validator.rules.paths import escape_reason, is_curator_path
+from curator.validator.rules.paths import path_findings
 from curator.validator.state import RepoState
 from curator.vault.discover import Vault
-from curator.vault.globs import matches
 from curator.vault.identity import is_ulid, new_ulid
 
 LOCK_WAIT = 30.0
@@ -80,26 +79,11 @@ class Outcome:
 
 
 def _path_findings(vault: Vault, settings: Settings, changes: list[ChangeIn]) -> list[Finding]:
-    """The validator's path rules, before anything is written: a path that climbs out, goes
-    into .git/, .kp/ or a producer's folder, or through a symlink never reaches the disk."""
-
+    """The validator's path rule, before anything is read or written: a path that climbs out,
+    goes into .git/, .kp/, a producer's folder or a submodule, or through a symlink, never
+    reaches the disk."""
     state = RepoState(vault, settings)
-    found = []
-    for c in changes:
-        reason = escape_reason(c.path)
-        if reason:
-            found.append(Finding("KP002", c.path, f"{reason}; a proposal may only write inside the vault"))
-            continue
-        through = state.symlink_on_path(c.path)
-        if through:
-            found.append(Finding("KP002", c.path, f"the path goes through the symlink {through}; use the real path"))
-        elif is_curator_path(c.path):
-            found.append(Finding("KP007", c.path, "touches .kp/ (proposals and config); agents may not change it"))
-        elif matches(c.path, settings.producers.paths):
-            found.append(Finding("KP003", c.path, "owned by a producer (producers.paths); it would be overwritten"))
-        elif not matches(c.path, settings.notes.include):
-            found.append(Finding("KP010", c.path, "not a note (outside notes.include); proposals write notes only"))
-    return found
+    return [f for c in changes for f in path_findings(c.path, state)]
 
 
 def _read_current(vault: Vault, path: str) -> bytes | None:

@@ -1,11 +1,9 @@
-"""One writer at a time: a kernel lock on ``.git/curator.lock``, out of the work tree.
+"""One writer at a time: a kernel lock (``flock``) on the repository's git directory.
 
-The lock is ``flock`` on the file, not the file's existence: the kernel drops it when
-its holder exits, however it exits (``kill -9``, a full disk), so there is no stale
-lock to judge and take over, and no race between two processes that both find a dead
-holder. The file itself is never removed (removing it would let a newcomer lock a new
-file while an old holder still locks the unlinked one); what it holds, the holder's pid
-and what it is doing, is only for the message a second process prints.
+The kernel drops the lock when its holder exits, however it exits (``kill -9``, a full
+disk), so there is no stale lock file to judge and take over, no race between two
+processes that both find a dead holder, and nothing is ever written for it: the git
+directory itself is what is locked (git takes no ``flock`` of its own there).
 
 ``flock`` belongs to an open file description, so another thread of the same process is
 kept out as another process is; the thread that holds the lock may take it again (an
@@ -25,7 +23,6 @@ from collections.abc import Iterator
 from curator.errors import GitLocked
 from curator.vault.discover import Vault
 
-NAME = "curator.lock"
 POLL_SECONDS = 0.05
 
 _held = threading.local()
@@ -39,22 +36,9 @@ def _depths() -> dict[str, int]:
     return depths
 
 
-def lock_path(vault: Vault) -> str:
-    return os.path.join(vault.git_dir, NAME)
-
-
 def holds(vault: Vault) -> bool:
     """Whether this thread holds the vault lock now."""
     return _depths().get(os.path.realpath(vault.git_dir), 0) > 0
-
-
-def _holder(fd: int) -> str:
-    try:
-        text = os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
-    except OSError:
-        return ""
-    pid, _sep, what = text.partition(" ")
-    return f" (pid {pid}: {what})" if pid.isdigit() else ""
 
 
 @contextlib.contextmanager
@@ -69,11 +53,10 @@ def vault_lock(vault: Vault, what: str, *, wait: float = 0.0) -> Iterator[None]:
         finally:
             depths[key] -= 1
         return
-    path = lock_path(vault)
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        fd = os.open(vault.git_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as e:
-        raise GitLocked(f"cannot open {path}: {e.strerror}", hint="is the repository writable?") from None
+        raise GitLocked(f"cannot open {vault.git_dir}: {e.strerror}") from None
     try:
         deadline = time.monotonic() + wait
         while True:
@@ -85,20 +68,14 @@ def vault_lock(vault: Vault, what: str, *, wait: float = 0.0) -> Iterator[None]:
                     raise
             if time.monotonic() >= deadline:
                 raise GitLocked(
-                    f"another curator holds {path}{_holder(fd)}",
+                    f"another curator is changing this vault (it holds the lock on {vault.git_dir})",
                     hint=f"wait for it to finish, then {what} again",
                 )
             time.sleep(POLL_SECONDS)
-        with contextlib.suppress(OSError):
-            # Only for the message above: a full disk must not stop the lock from working.
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()} {what}\n".encode("utf-8", "replace"), 0)
         depths[key] = 1
         try:
             yield
         finally:
             depths.pop(key, None)
-            with contextlib.suppress(OSError):
-                os.ftruncate(fd, 0)
     finally:
-        os.close(fd)  # closing the last descriptor of the open file releases the flock
+        os.close(fd)  # closing the last descriptor of the open folder releases the flock

@@ -128,6 +128,18 @@ def place(text: str, hunks: Sequence[Hunk], *, delete: bool = False) -> tuple[st
     return result, placed
 
 
+def old_lines(hunks: Sequence[Hunk], placed: Sequence[Placed]) -> list[int]:
+    """The 1-based line of the original file where each hunk applies (its first old line; for a
+    hunk that only adds, the line its additions go before): where it *applies*, whatever its
+    header says. Every rule that judges a hunk by its lines numbers them from here."""
+    out = []
+    shift = 0
+    for h, p in zip(hunks, placed, strict=True):
+        out.append(p.at - shift + 1)
+        shift += len(h.postimage) - len(h.preimage)
+    return out
+
+
 def apply(text: str, hunks: Sequence[Hunk], *, delete: bool = False) -> str:
     return place(text, hunks, delete=delete)[0]
 

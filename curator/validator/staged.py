@@ -25,9 +25,10 @@ from curator.proposals.store import READ_CAP, ProposalDir, StoredFile
 from curator.proposals.trailers import decision_of
 from curator.validator import id_cache
 from curator.validator.index_file import staged_index
-from curator.validator.state import RepoState, read_kp_id, read_kp_id_text
-from curator.vault.globs import compile_globs
+from curator.validator.state import GITLINK, RepoState
+from curator.vault import kp_id as kp_id_reader
 from curator.vault.identity import is_ulid
+from curator.vault.paths import is_note_path
 from curator.vault.tree import Classified
 
 if TYPE_CHECKING:
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
     from curator.vault.tree import Classified
 
 LINK = 0o120000
-GITLINK = 0o160000
 
 
 class Candidate(Protocol):
@@ -143,6 +143,15 @@ class TreeState(RepoState):
                 return prefix if e[1] == LINK else None
         return None
 
+    def gitlink_on_path(self, path: str) -> str | None:
+        parts = path.split("/")
+        for i in range(1, len(parts) + 1):
+            prefix = "/".join(parts[:i])
+            e = self.entries.entry(prefix)
+            if e is not None:
+                return prefix if e[1] == GITLINK else None
+        return None
+
     @cached_property
     def all_paths(self) -> list[str]:
         return self.entries.paths()
@@ -165,9 +174,10 @@ class TreeState(RepoState):
 
     @cached_property
     def _include(self) -> tuple[tuple[str, ...], Callable[[str], bool]]:
-        globs = tuple(self.settings.notes.include)
-        matcher = compile_globs(globs)
-        return globs, lambda path: path.split("/", 1)[0] != ".kp" and matcher.match(path) is not None
+        """The note judgement of this tree's settings, and the globs it depends on (the key of
+        the kept kp_id map)."""
+        notes = self.settings.notes
+        return (*notes.include, "!", *notes.exclude), lambda path: is_note_path(path, self.settings)
 
     @cached_property
     def committed_kp_ids(self) -> dict[str, str]:
@@ -217,7 +227,7 @@ class TreeState(RepoState):
             if not (stat.S_ISREG(mode) and wanted(path)):
                 continue
             on_disk = path in same and path not in changed
-            kp_id = read_kp_id(prefix + path) if on_disk else self._kp_of_blob(oid)
+            kp_id = kp_id_reader.read_file(prefix + path) if on_disk else self._kp_of_blob(oid)
             if kp_id:
                 notes[path] = kp_id
         return notes
@@ -229,7 +239,7 @@ class TreeState(RepoState):
 
     def _kp_of_blob(self, oid: str) -> str | None:
         if oid not in self._kp_cache:
-            self._kp_cache[oid] = read_kp_id_text(self.blob(oid) or b"")
+            self._kp_cache[oid] = kp_id_reader.read(self.blob(oid) or b"")
         return self._kp_cache[oid]
 
     @cached_property
@@ -357,7 +367,6 @@ def _delta_paths(diff: pygit2.Diff) -> list[str]:
 def targets(state: TreeState, names: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
     """Proposals and notes to check: everything the candidate changes, plus any named (vault-relative)."""
 
-    include = compile_globs(tuple(state.settings.notes.include))
     ids: set[str] = set()
     notes: set[str] = set()
     for name in [*state.changed, *names]:
@@ -368,6 +377,6 @@ def targets(state: TreeState, names: tuple[str, ...] = ()) -> tuple[list[str], l
         owner = owner_of(path)
         if owner is not None:
             ids.add(owner)
-        elif path.split("/", 1)[0] != ".kp" and include.match(path) and state.entries.entry(path) is not None:
+        elif is_note_path(path, state.settings) and state.entries.entry(path) is not None:
             notes.add(path)
     return sorted(ids), sorted(notes)

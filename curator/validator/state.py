@@ -13,7 +13,6 @@ proposals walks the vault for identities once, not 200 times.
 from __future__ import annotations
 
 import os
-import re
 import stat
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -21,11 +20,9 @@ from typing import TYPE_CHECKING
 from curator.errors import UsageError
 from curator.proposals.filters import clean
 from curator.settings import Settings
-from curator.vault import frontmatter
+from curator.vault import kp_id as kp_id_reader
 from curator.vault.discover import Vault
-from curator.vault.globs import compile_globs
-from curator.vault.identity import canonical
-from curator.vault.paths import symlink_on_path
+from curator.vault.paths import is_note_path, symlink_on_path
 from curator.vault.tree import GitView, scan, walk
 
 if TYPE_CHECKING:
@@ -33,8 +30,9 @@ if TYPE_CHECKING:
 
     from curator.vault.tree import Classified
 
-# A CR before the newline is not part of the value: a note checked out with CRLF has the id its LF blob has.
-_KP_LINE = re.compile(r"^kp_id[ \t]*:[ \t]*(.*?)[ \t\r]*$", re.MULTILINE)
+GITLINK = 0o160000
+"""The file mode git gives a submodule's entry."""
+
 
 
 class RepoState:
@@ -172,8 +170,37 @@ class RepoState:
 
     def symlink_on_path(self, path: str) -> str | None:
         """The first component of ``path`` (itself included) that is a symlink in the work tree."""
-
         return symlink_on_path(self.vault.root, path)
+
+    @cached_property
+    def _git_index(self) -> pygit2.Index | None:
+        import pygit2
+
+        try:
+            return self.repo.index
+        except pygit2.GitError:
+            return None
+
+    def gitlink_on_path(self, path: str) -> str | None:
+        """The first component of ``path`` (itself included) that is a submodule: a gitlink in the
+        git index or in HEAD, or a folder of the work tree holding a repository of its own."""
+        parts = path.split("/")
+        index, tree = self._git_index, self.head_tree
+        for i in range(1, len(parts) + 1):
+            prefix = "/".join(parts[:i])
+            try:
+                if index is not None and index[prefix].mode == GITLINK:
+                    return prefix
+            except (KeyError, ValueError):
+                pass
+            try:
+                if tree is not None and tree[prefix].filemode == GITLINK:
+                    return prefix
+            except (KeyError, ValueError):
+                pass
+            if i < len(parts) and os.path.lexists(os.path.join(self.vault.abspath(prefix), ".git")):
+                return prefix
+        return None
 
     @cached_property
     def scan(self) -> Classified:
@@ -198,7 +225,6 @@ class RepoState:
         so the few paths that claim a wanted id are confirmed with git by the caller.
         """
 
-        include = compile_globs(tuple(self.settings.notes.include))
         # A create has had its paths checked against the scan already: its files are the
         # walk, git-filtered, so the owners' confirmation below has nothing left to drop.
         paths = (
@@ -207,8 +233,8 @@ class RepoState:
         found: dict[str, list[str]] = {}
         prefix = os.path.join(self.vault.root, "")
         for path in paths:
-            if include.match(path):
-                kp_id = read_kp_id(prefix + path if os.sep == "/" else self.vault.abspath(path))
+            if is_note_path(path, self.settings):
+                kp_id = kp_id_reader.read_file(prefix + path if os.sep == "/" else self.vault.abspath(path))
                 if kp_id:
                     found.setdefault(kp_id, []).append(path)
         return found
@@ -220,47 +246,3 @@ class RepoState:
 
         git = GitView(self.vault)
         return [p for p in owners if not git.file_ignored(p)]
-
-
-def read_kp_id(full_path: str) -> str | None:
-    """A note's kp_id, reading as little as possible (frontmatter sits at the top)."""
-    # os.read rather than open(): a create reads the head of every note in the vault, and
-    # a buffered file object costs as much as the read itself.
-    try:
-        fd = os.open(full_path, os.O_RDONLY)
-        try:
-            head = os.read(fd, 4096)
-            if not head.startswith((b"---", b"\xef\xbb\xbf---")):
-                return None
-            closed = b"\n---" in head[3:] or b"\n..." in head[3:]
-            if closed and b"kp_id" not in head:
-                return None
-            if not closed:
-                head += b"".join(iter(lambda: os.read(fd, 1 << 16), b""))
-        finally:
-            os.close(fd)
-    except OSError:
-        return None
-    return read_kp_id_text(head)
-
-
-def read_kp_id_text(head: bytes) -> str | None:
-    """The kp_id in the frontmatter at the start of ``head`` (a note's first bytes, or all of them)."""
-    if not head.startswith((b"---", b"\xef\xbb\xbf---")) or b"kp_id" not in head:
-        return None
-    text = head.decode("utf-8", "replace")
-
-    s = frontmatter.split(text.removeprefix("\ufeff"))
-    if s.yaml is None:
-        return None
-    m = _KP_LINE.search(s.yaml)
-    if m is None:
-        return None
-    value = m.group(1)
-    if value[:1] in ("'", '"') and value[-1:] == value[:1]:
-        value = value[1:-1]
-    if " #" in value:
-        value = value.split(" #", 1)[0].rstrip()
-
-    # Keyed by identity, not spelling: a ULID reads the same in either case.
-    return canonical(value) if value else None

@@ -13,7 +13,6 @@ from curator.proposals import events as events_mod
 from curator.proposals.diff import DiffError, FilePatch
 from curator.proposals.diff import parse as parse_diff
 from curator.proposals.hunks import HunkConflict, Placed, place
-from curator.proposals.hunks import apply as apply_hunks
 from curator.proposals.layout import EVENTS
 from curator.proposals.store import ProposalDir
 from curator.validator.state import RepoState
@@ -39,6 +38,8 @@ class ChangeView:
     post_from_current: str | None = None
     current_placed: list[Placed] = field(default_factory=list)
     """Where each hunk applies in the work tree's file (``git apply``'s places, offsets included)."""
+    base_placed: list[Placed] = field(default_factory=list)
+    """Where each hunk applies in the base blob."""
     base_conflict: HunkConflict | None = None
     current_conflict: HunkConflict | None = None
     drift: str | None = None
@@ -174,11 +175,12 @@ def _images(view: ChangeView, state: RepoState) -> None:
     if current_text is not None and view.base_bytes == view.current_bytes:
         # Same text, same engine: applying the hunks to the base gives the same result.
         view.post_from_base, view.base_conflict = view.post_from_current, view.current_conflict
+        view.base_placed = view.current_placed
     else:
         base_text = _decode(view.base_bytes)
         if base_text is not None:
             try:
-                view.post_from_base = apply_hunks(base_text, patch.hunks, delete=delete)
+                view.post_from_base, view.base_placed = place(base_text, patch.hunks, delete=delete)
             except HunkConflict as e:
                 view.base_conflict = e
     if view.current_conflict is not None:

@@ -134,6 +134,8 @@ def load(yaml_text: str) -> dict[str, Any]:
         line = mark.line + 2 if mark is not None else None  # +1 1-based, +1 the fence
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         raise FrontmatterError(f"invalid YAML: {problem}", line) from None
+    except RecursionError:
+        raise FrontmatterError(f"frontmatter nests deeper than {MAX_DEPTH} levels", 2) from None
     except Exception as e:  # ruamel raises assorted errors on hostile input
         raise FrontmatterError(f"invalid YAML: {e}") from None
     if data is None:
@@ -141,7 +143,34 @@ def load(yaml_text: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         kind = "a list" if isinstance(data, list) else f"a {type(data).__name__}"
         raise FrontmatterError(f"frontmatter is {kind}, not a mapping", 2)
+    _bounded(data)
     return data
+
+
+MAX_NODES = 10_000
+"""Values in a frontmatter once its aliases are expanded. YAML's anchors let 400 bytes stand
+for a billion values (``&a [*b, *b, …]`` nested nine deep): parsed, that is a small graph of
+shared lists, but anything that walks it (JSON for the index, a search filter) expands it."""
+MAX_DEPTH = 64
+"""Nesting of lists and mappings: 1,200 levels overflow every recursive walk."""
+
+
+def _bounded(data: Any) -> None:
+    """Refuse a frontmatter that expands past ``MAX_NODES`` values or nests past ``MAX_DEPTH``;
+    walked without recursion, each shared value counted every time it is reached."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    seen = 0
+    while stack:
+        value, depth = stack.pop()
+        seen += 1
+        if seen > MAX_NODES:
+            raise FrontmatterError(f"frontmatter expands to more than {MAX_NODES:,} values (YAML aliases?)", 2)
+        if depth > MAX_DEPTH:
+            raise FrontmatterError(f"frontmatter nests deeper than {MAX_DEPTH} levels", 2)
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for kv in value.items() for v in kv)
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
 
 
 def read(text: str) -> tuple[dict[str, Any], Split]:

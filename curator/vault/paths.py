@@ -1,9 +1,23 @@
-"""Where a proposal may write: one judgement of a vault-relative path, shared by the
-validator's KP002 rule, staging (``curator propose``, ``kp_propose``) and apply.
+"""What a vault-relative path may be: the one judgement of "is this a note" and "may this be written".
 
-A path is judged on its string first (absolute, ``..``, ``.git``, backslashes,
-control characters, not normalised) and then on the work tree (no component may
-be a symlink). Nothing is joined to a folder, read or written before both pass.
+Every surface asks here: the tree walk that feeds the index and ``doctor``, ``read`` and
+``kp_read``'s refs, ``validate`` and the pre-commit hook (which notes a commit touches),
+the validator's path rules (KP002, KP003, KP007, KP010), ``kp_propose`` before it reads
+anything, staging, apply, ``new`` and ``mint``.
+
+A path is judged on its string first, then (by the caller, who knows the tree it means:
+the work tree, the git index or a commit) on what is on the way to it. On the string:
+
+- ``escape_reason``: it must stay inside the vault and mean the same file everywhere git
+  runs: relative, normalised, no ``..``, nothing that reads as ``.git`` on macOS or
+  Windows (``.GIT``, ``git~1``, ``.git.``), no unsafe character (``curator.unsafe``: a
+  name with a newline or a bidi override is not a note at all), no component longer
+  than a file system allows;
+- ``note_refusal``: a note is outside ``.kp/``, matched by ``notes.include`` and not kept
+  out by ``notes.exclude``;
+- ``write_refusal``: a proposal may write a note that is not producer-owned
+  (``producers.paths``), judged as a case-insensitive file system would read the name:
+  ``.CURIO/`` and ``.curio./`` are the producer's folder there.
 """
 
 from __future__ import annotations
@@ -12,33 +26,50 @@ import os
 import posixpath
 import re
 import stat
+from dataclasses import dataclass
+
+from curator.settings import Settings
+from curator.unsafe import first_unsafe
+from curator.vault.globs import compile_globs, matches
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+NAME_MAX = 255
+"""Bytes in one path component (ext4, APFS, NTFS and most others)."""
 
 # Code points HFS+ ignores when it compares names (git's protectHFS list): on a Mac
 # ".git\u200c" is ".git".
 _HFS_IGNORED = frozenset([0x200C, 0x200D, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x206A, 0x2070), 0xFEFF])
 
+CURATOR_DIR = ".kp"
+
+
+def folded(part: str) -> str:
+    """A path component as a case-insensitive file system compares it: case folded, HFS+'s
+    ignored code points dropped, NTFS's trailing dots and spaces and alternate data stream
+    (``:``) cut."""
+    text = "".join(c for c in part if ord(c) not in _HFS_IGNORED).casefold()
+    return text.split(":", 1)[0].rstrip(" .")
+
 
 def same_as(part: str, name: str) -> bool:
     """Whether the path component ``part`` names the folder ``name`` (``.git``, ``.kp``) on some
-    system git runs on: case folded, HFS+'s ignored code points dropped, and NTFS's trailing
-    dots and spaces and alternate data stream (``:``) cut, as git's protectHFS and
-    protectNTFS rules read names; ``git~1`` is NTFS's short name for ``.git``."""
-    folded = "".join(c for c in part if ord(c) not in _HFS_IGNORED).casefold()
-    ntfs = folded.split(":", 1)[0].rstrip(" .")
-    if folded == name or ntfs == name:
+    system git runs on (git's protectHFS and protectNTFS rules); ``git~1`` is NTFS's short
+    name for ``.git``."""
+    plain = "".join(c for c in part if ord(c) not in _HFS_IGNORED).casefold()
+    ntfs = folded(part)
+    if plain == name or ntfs == name:
         return True
     return name == ".git" and ntfs == "git~1"
 
 
 def escape_reason(path: str) -> str | None:
-    """Why a proposal may not write ``path``, judged on the string alone."""
+    """Why ``path`` cannot be a path of the vault at all, judged on the string alone."""
     if not path:
         return "the path is empty"
-    if _CONTROL.search(path):
-        return "the path contains control characters"
+    bad = first_unsafe(path)
+    if bad is not None:
+        what = "a newline" if bad == "\n" else f"the character U+{ord(bad):04X}"
+        return f"the path contains {what} (control and reordering characters are not allowed in names)"
     if path.startswith("/") or _DRIVE.match(path) or path.startswith("\\\\"):
         return "the path is absolute; use a path relative to the vault"
     if "\\" in path:
@@ -50,7 +81,67 @@ def escape_reason(path: str) -> str | None:
         return "the path reaches into .git/ (as git reads names on macOS or Windows)"
     if posixpath.normpath(path) != path or "" in parts or "." in parts:
         return f"the path is not normalised (write {posixpath.normpath(path)!r})"
+    long = next((p for p in parts if len(p.encode("utf-8", "surrogateescape")) > NAME_MAX), None)
+    if long is not None:
+        return f"a name in the path is {len(long.encode('utf-8', 'surrogateescape'))} bytes long (at most {NAME_MAX})"
     return None
+
+
+def is_curator_path(path: str) -> bool:
+    """Inside ``.kp/`` (the proposals and the config), as any file system reads the name."""
+    return same_as(path.split("/", 1)[0], CURATOR_DIR)
+
+
+def producer_owned(path: str, settings: Settings) -> bool:
+    """Matched by ``producers.paths``, as written or as a case-insensitive file system reads it."""
+    patterns = tuple(settings.producers.paths)
+    if matches(path, patterns):
+        return True
+    folded_path = "/".join(folded(p) for p in path.split("/"))
+    return bool(compile_globs(tuple(p.casefold() for p in patterns)).match(folded_path))
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a path is not a note, or may not be written."""
+
+    kind: str
+    """``escape``, ``curator``, ``producer``, ``excluded`` or ``not-included``."""
+    reason: str
+
+
+EXCLUDED = "excluded by notes.exclude"
+NOT_INCLUDED = "not a note (outside notes.include)"
+
+
+def note_refusal(path: str, settings: Settings) -> Refusal | None:
+    """Why ``path`` is not a note of the vault, judged on its string (None: it is one, if a
+    regular file git does not ignore is there)."""
+    reason = escape_reason(path)
+    if reason:
+        return Refusal("escape", reason)
+    if is_curator_path(path):
+        return Refusal("curator", "the path is inside .kp/ (Curator's proposals and config), not a note")
+    if compile_globs(tuple(settings.notes.exclude)).match(path):
+        return Refusal("excluded", EXCLUDED)
+    if not compile_globs(tuple(settings.notes.include)).match(path):
+        return Refusal("not-included", NOT_INCLUDED)
+    return None
+
+
+def write_refusal(path: str, settings: Settings) -> Refusal | None:
+    """Why a proposal may not write ``path``, judged on its string (None: it may, if nothing on
+    the way to it is a symlink or a submodule)."""
+    refusal = note_refusal(path, settings)
+    if refusal is not None and refusal.kind in ("escape", "curator"):
+        return refusal
+    if producer_owned(path, settings):
+        return Refusal("producer", "the path is owned by a producer (producers.paths); the producer would overwrite it")
+    return refusal
+
+
+def is_note_path(path: str, settings: Settings) -> bool:
+    return note_refusal(path, settings) is None
 
 
 def symlink_on_path(root: str, path: str) -> str | None:

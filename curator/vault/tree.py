@@ -15,14 +15,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from curator.vault.globs import compile_globs
+from curator.vault.paths import CURATOR_DIR, note_refusal
 
 if TYPE_CHECKING:
     from curator.settings import Settings
     from curator.vault.discover import Vault
 
-CURATOR_DIR = ".kp"
-EXCLUDED = "excluded by notes.exclude"
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +172,6 @@ class Classified:
 
 
 def classify(w: Walk, settings: Settings, file_ignored: Callable[[str], bool]) -> Classified:
-    include = compile_globs(tuple(settings.notes.include))
-    exclude = compile_globs(tuple(settings.notes.exclude))
     max_bytes = settings.notes.max_bytes
     notes: list[FileStat] = []
     skips = list(w.skips)
@@ -184,11 +180,11 @@ def classify(w: Walk, settings: Settings, file_ignored: Callable[[str], bool]) -
         if file_ignored(f.path):
             skips.append(Skip(f.path, "ignored by git", f.size, f.mtime_ns))
             continue
-        files.append(f.path)
-        if exclude.match(f.path):
-            skips.append(Skip(f.path, EXCLUDED, f.size, f.mtime_ns))
-        elif not include.match(f.path):
-            skips.append(Skip(f.path, "not a note (outside notes.include)", f.size, f.mtime_ns))
+        refusal = note_refusal(f.path, settings)
+        if refusal is None or refusal.kind != "escape":
+            files.append(f.path)  # a link may point at an attachment; never at a name no note can have
+        if refusal is not None:
+            skips.append(Skip(f.path, refusal.reason, f.size, f.mtime_ns))
         elif f.size > max_bytes:
             skips.append(
                 Skip(f.path, f"too large ({_mb(f.size)}; notes.max_bytes is {_mb(max_bytes)})", f.size, f.mtime_ns)

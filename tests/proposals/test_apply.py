@@ -7,7 +7,7 @@ import json
 import pytest
 
 from curator.vault.identity import mint
-from tests.builders import created, delete, make_proposal, modify, user_state, user_work
+from tests.builders import created, delete, make_proposal, modify, user_state, user_work, vault_lock_free
 from tests.conftest import GitVault, run_process
 
 
@@ -134,7 +134,7 @@ def test_killed_apply_leaves_the_vault_unchanged_or_fully_applied(vault: GitVaul
         assert touched == ""
     assert user_state(vault) == before_user
     assert not (vault.root / ".git" / "curator-apply.json").exists()
-    assert not (vault.root / ".git" / "curator.lock").exists()
+    assert vault_lock_free(vault)
     assert not (vault.root / ".git" / "index.lock").exists()
     assert vault.git("add", "--dry-run", "-A").returncode == 0
     # and the apply can be finished afterwards

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from tests.builders import make_proposal, modify, user_state, user_work
+from tests.builders import make_proposal, modify, user_state, user_work, vault_lock_free
 from tests.conftest import GitVault, run_process
 
 POINTS = [
@@ -64,8 +64,9 @@ def test_a_killed_rejection_is_finished_or_was_never_made(vault: GitVault, point
         "" if status == "rejected" or committed else f"?? {folder}/changes.diff\n?? {folder}/proposal.yaml\n"
     )
     assert user_state(vault) == before
-    for name in ("curator-decision.json", "curator.lock", "index.lock", "curator-index.new"):
+    for name in ("curator-decision.json", "index.lock", "curator-index.new"):
         assert not (vault.root / ".git" / name).exists(), name
+    assert vault_lock_free(vault)
     assert [p.name for p in (vault.root / folder).iterdir() if p.name.startswith(".")] == []
     staged = run_process("--vault", vault.root, "validate", "--staged")
     assert staged.returncode == 0 and "KP001" not in staged.stdout + staged.stderr, staged.stdout + staged.stderr

@@ -1,12 +1,29 @@
-"""``escape_reason``: a proposal path with a control character is refused, whatever the character."""
+"""``escape_reason``: a path with an unsafe character is refused, whatever the character, and only those."""
 
 from __future__ import annotations
 
+from curator.unsafe import first_unsafe
 from curator.vault.paths import escape_reason
 
+UNSAFE_CODES = [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x61C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F)]
 
-def test_every_control_character_and_only_those_is_refused() -> None:
-    for code in [*range(0x300), 0x2028, 0x2029, 0x202E, 0xFEFF, 0x10FFFF]:
+
+def test_every_unsafe_character_and_only_those_is_refused() -> None:
+    for code in [*range(0x300), 0x2028, 0x2029, 0x202E, 0x2066, 0xFEFF, 0x200D, 0xA0, 0x10FFFF]:
         reason = escape_reason(f"notes/a{chr(code)}b.md")
-        control = code < 32 or code == 127
-        assert (reason == "the path contains control characters") is control, (hex(code), reason)
+        refused = reason is not None and "(control and reordering characters are not allowed in names)" in reason
+        assert refused is (first_unsafe(chr(code)) is not None), (hex(code), reason)
+
+
+def test_c1_controls_line_separators_and_bidi_overrides_are_refused() -> None:
+    """The terminal and the review UI call them unsafe: a path holding one is no path of the vault."""
+    for code in UNSAFE_CODES:
+        assert escape_reason(f"notes/a{chr(code)}b.md") is not None, hex(code)
+    for ordinary in ("\u200d", "\xa0", "é", "日本"):  # a zero-width joiner and a no-break space are text
+        assert escape_reason(f"notes/a{ordinary}b.md") is None, repr(ordinary)
+
+
+def test_a_name_longer_than_a_file_system_allows_is_refused() -> None:
+    assert "bytes long" in (escape_reason("notes/" + "a" * 256 + ".md") or "")
+    assert escape_reason("notes/" + "a" * 251 + ".md") is None
+    assert "bytes long" in (escape_reason("notes/" + "日" * 90 + ".md") or "")  # 270 bytes in UTF-8

@@ -3,25 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from curator.validator.finding import Finding
 from curator.validator.notes import already_used as message
-from curator.vault import frontmatter
 from curator.vault.identity import canonical, is_valid_kp_id, why_invalid
+from curator.vault.kp_id import UNREADABLE, of_text
 
 if TYPE_CHECKING:
     from curator.validator.state import RepoState
     from curator.validator.subject import Subject
-
-_UNREADABLE = object()
-
-
-def kp_id_of(text: str | None) -> Any:
-    """The kp_id in a note's frontmatter, None when absent, _UNREADABLE when it cannot be read."""
-    meta = frontmatter.meta_or_none(text)
-    return _UNREADABLE if meta is None else meta.get("kp_id")
-
 
 def already_used(state: RepoState, kp_id: str, owner: str, path: str) -> str:
     return message(state, kp_id, owner, path, in_place=False)
@@ -35,8 +26,8 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
         c = view.change
         if c.op == "delete":
             continue
-        post = kp_id_of(view.post_text)
-        if post is _UNREADABLE:
+        post = of_text(view.post_text)
+        if post is UNREADABLE:
             continue  # KP005/KP008/KP009 say why
         if c.op == "create":
             if post is None:
@@ -55,8 +46,8 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
             if owners:
                 yield Finding("KP006", c.path, already_used(state, post, owners[0], c.path))
         else:
-            pre = kp_id_of(view.pre_text)
-            if pre is _UNREADABLE:
+            pre = of_text(view.pre_text)
+            if pre is UNREADABLE:
                 pre = None
             if pre is not None and post != pre:
                 what = "removes" if post is None else f"changes it to {post!r}; it"

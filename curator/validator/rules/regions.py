@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from curator.proposals.hunks import split_lines
+from curator.proposals.hunks import Placed, old_lines, split_lines
 from curator.validator.finding import Finding
 from curator.vault.regions import find as find_regions
 from curator.vault.regions import line_in_regions, marker_on
@@ -39,12 +39,43 @@ def _created(view: ChangeView, producers: tuple[str, ...]) -> Iterator[Finding]:
 
 
 def _patched(view: ChangeView, producers: tuple[str, ...]) -> Iterator[Finding]:
-    pre = view.pre_text
-    path = view.change.path
-    regions = find_regions(split_lines(pre), producers)[0] if pre is not None else []
+    """Each hunk judged where it applies (``hunks.old_lines``), in the base and in the work tree's
+    file alike, never where its header says: a header is the proposer's claim, and a hunk whose
+    context matches inside a region elsewhere is applied there."""
     assert view.patch is not None
-    for h in view.patch.hunks:
-        old_line = h.old_start if h.old_len else h.old_start + 1
+    hunks = view.patch.hunks
+    images: list[tuple[str, list[Placed]]] = []
+    base_text = _decode(view.base_bytes)
+    if base_text is not None and view.base_conflict is None and len(view.base_placed) == len(hunks):
+        images.append((base_text, view.base_placed))
+    current_text = _decode(view.current_bytes)
+    if current_text is not None and view.current_conflict is None and len(view.current_placed) == len(hunks):
+        images.append((current_text, view.current_placed))
+    if not images and view.pre_text is not None:
+        # Applies nowhere (KP005 says so): judged at the header's lines, the only place it names.
+        images.append((view.pre_text, []))
+    seen: set[Finding] = set()
+    for text, placed in images:
+        for finding in _judged(view, producers, text, placed):
+            if finding not in seen:
+                seen.add(finding)
+                yield finding
+
+
+def _decode(raw: bytes | None) -> str | None:
+    try:
+        return None if raw is None else raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _judged(view: ChangeView, producers: tuple[str, ...], pre: str, placed: list[Placed]) -> Iterator[Finding]:
+    path = view.change.path
+    regions = find_regions(split_lines(pre), producers)[0]
+    assert view.patch is not None
+    hunks = view.patch.hunks
+    starts = old_lines(hunks, placed) if placed else [h.old_start if h.old_len else h.old_start + 1 for h in hunks]
+    for h, old_line in zip(hunks, starts, strict=True):
         for kind, text in h.lines:
             if kind == " ":
                 old_line += 1

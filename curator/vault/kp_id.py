@@ -1,0 +1,60 @@
+"""The one reader of a note's ``kp_id``: its frontmatter as YAML reads it, whatever the spelling.
+
+``kp_id: kp:01J…``, quoted, with a comment after it, folded (``>-``), through an anchor, or
+in a flow mapping ``{kp_id: …}``: the value is what the frontmatter loader
+(``vault.frontmatter.load``) gives, the same loader the index, ``read`` and every
+validator rule use. So the identity the validator checks a new note against is the one
+the index will give it. What is compared is ``canonical``: a ULID in either case is one id.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from curator.vault import frontmatter
+from curator.vault.identity import canonical, is_valid_kp_id
+
+UNREADABLE: Any = object()
+"""What ``of_text`` says of a frontmatter that cannot be read."""
+
+HEAD_BYTES = 4096
+"""A note's first bytes: the frontmatter of almost every note fits."""
+
+
+def of_text(text: str | None) -> Any:
+    """The raw ``kp_id`` value of a note's text: None when it has none, ``UNREADABLE`` when its
+    frontmatter cannot be read."""
+    meta = frontmatter.meta_or_none(text)
+    return UNREADABLE if meta is None else meta.get("kp_id")
+
+
+def read(raw: bytes) -> str | None:
+    """The valid kp_id (canonical) of a note's bytes, or None (none, invalid, unreadable)."""
+    if not raw.startswith((b"---", b"\xef\xbb\xbf---")) or b"kp_id" not in raw:
+        return None
+    value = of_text(raw.decode("utf-8", "replace").removeprefix("\ufeff"))
+    return canonical(value) if is_valid_kp_id(value) else None
+
+
+def read_file(full_path: str) -> str | None:
+    """``read`` of the file at ``full_path``, reading as little as possible (frontmatter sits at
+    the top): the first 4 KB, and the rest only when the frontmatter runs past them."""
+    # os.read rather than open(): a create reads the head of every note in the vault, and
+    # a buffered file object costs as much as the read itself.
+    try:
+        fd = os.open(full_path, os.O_RDONLY | os.O_NOFOLLOW)
+        try:
+            head = os.read(fd, HEAD_BYTES)
+            if not head.startswith((b"---", b"\xef\xbb\xbf---")):
+                return None
+            closed = b"\n---" in head[3:] or b"\n..." in head[3:]
+            if closed and b"kp_id" not in head:
+                return None
+            if not closed:
+                head += b"".join(iter(lambda: os.read(fd, 1 << 16), b""))
+        finally:
+            os.close(fd)
+    except OSError:
+        return None
+    return read(head)
