@@ -53,7 +53,8 @@ def _mentions(text: str, option: str) -> bool:
 
 def _fenced(text: str, language: str) -> list[str]:
     """The lines of every ```language block."""
-    return [line for block in re.findall(rf"^```{language}\n(.*?)^```", text, re.M | re.S) for line in block.splitlines()]
+    blocks = re.findall(rf"^```{language}\n(.*?)^```", text, re.M | re.S)
+    return [line for block in blocks for line in block.splitlines()]
 
 
 def _sections(text: str) -> list[str]:
@@ -202,7 +203,7 @@ def _variables_read() -> set[str]:
 
 def test_every_environment_variable_curator_reads_is_in_the_config_doc() -> None:
     names = _variables_read()
-    assert {"CURATOR_THREADS", "CURATOR_EMBEDDER", "CURATOR_SLOW", "TMPDIR", "CURATOR_VAULT"} <= names  # the scan sees them
+    assert {"CURATOR_THREADS", "CURATOR_EMBEDDER", "CURATOR_SLOW", "TMPDIR", "CURATOR_VAULT"} <= names  # all ways
     missing = sorted(n for n in names - TEST_HOOKS if f"`{n}`" not in CONFIG_DOC)
     assert not missing, f"environment variables Curator reads but docs/config.md does not name: {missing}"
 
@@ -214,10 +215,13 @@ def test_test_only_hooks_are_not_in_user_docs(doc: Path) -> None:
     assert not shown, f"test-only hooks presented to users in {doc.relative_to(ROOT)}: {shown}"
 
 
+def _unfenced(text: str) -> str:
+    return re.sub(r"^```.*?^```", "", text, flags=re.M | re.S)
+
+
 def _prose(text: str) -> str:
     """``text`` without fenced blocks and code spans: link syntax shown as an example is not a link."""
-    text = re.sub(r"^```.*?^```", "", text, flags=re.M | re.S)
-    return re.sub(r"`[^`\n]*`", "", text)
+    return re.sub(r"`[^`\n]*`", "", _unfenced(text))
 
 
 def _anchors(doc: Path) -> set[str]:
@@ -225,7 +229,7 @@ def _anchors(doc: Path) -> set[str]:
     their text, punctuation dropped, spaces as hyphens, a repeat numbered."""
     seen: dict[str, int] = {}
     out = set()
-    for heading in re.findall(r"^#{1,6} (.+)$", re.sub(r"^```.*?^```", "", doc.read_text(encoding="utf-8"), flags=re.M | re.S), re.M):
+    for heading in re.findall(r"^#{1,6} (.+)$", _unfenced(doc.read_text(encoding="utf-8")), re.M):
         text = re.sub(r"`([^`]*)`", r"\1", heading)
         text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
         slug = re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
