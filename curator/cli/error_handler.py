@@ -9,6 +9,8 @@ import traceback
 from collections.abc import Iterator
 
 from curator.errors import EXIT_INTERNAL, CuratorError
+from curator.locations import cache_root
+from curator.output import one_line
 
 
 class Exit(Exception):
@@ -29,8 +31,6 @@ def silence_stdout() -> None:
 
 
 def _log_path() -> str:
-    from curator.locations import cache_root
-
     return os.path.join(cache_root(), "curator.log")
 
 
@@ -41,8 +41,6 @@ def error_handler(passthrough: tuple[type[BaseException], ...] = ()) -> Iterator
     except passthrough:
         raise
     except CuratorError as e:
-        from curator.output import one_line
-
         print(f"curator: {one_line(str(e))}", file=sys.stderr)  # messages quote paths and titles
         raise Exit(e.exit_code) from None
     except KeyboardInterrupt:

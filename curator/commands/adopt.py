@@ -29,6 +29,7 @@ from curator.validator.state import RepoState
 from curator.vault import frontmatter
 from curator.vault import templates as tmpl
 from curator.vault.identity import mint
+from curator.vault.survey import survey
 
 if TYPE_CHECKING:
     from curator.operations.stage import Draft
@@ -61,7 +62,6 @@ def _pending_paths(app: App) -> dict[str, str]:
 def plan(app: App) -> Plan:
     from curator.operations.gather import unified
     from curator.operations.stage import Draft
-    from curator.vault.survey import survey
 
     vault = app.vault()
     settings = app.settings()

@@ -19,6 +19,7 @@ from curator.settings import Settings, deprecated, parse
 from curator.vault import templates as tmpl
 from curator.vault.anchors import Anchors
 from curator.vault.anchors import describe as describe_anchor
+from curator.vault.links import extract
 from curator.vault.note import Note
 from curator.vault.regions import find as find_regions
 from curator.vault.resolve import BY_TITLE, Resolver
@@ -232,7 +233,6 @@ def _link_findings(
 ) -> list[Finding]:
     """What the one resolver says about each link in ``note``; links that may name a source
     item (``[[zotero:KEY]]``) and no note are added to ``item_links`` for the index to answer."""
-    from curator.vault.links import extract
 
     out: list[Finding] = []
     for link in extract(note.body, note.body_line, note.path):

@@ -13,6 +13,7 @@ from curator.errors import NotFound
 from curator.index import reading
 from curator.index.db import VAULT
 from curator.index.refs import why_not_a_note
+from curator.vault.links import extract
 from curator.vault.note import NotANote, parse
 
 
@@ -46,7 +47,6 @@ def collect(app: App, ref: str) -> tuple[dict[str, Any], list[str]]:
 def _as_written(app: App, path: str) -> dict[tuple[int, str, str], str]:
     """Each link of the note at ``path`` as its text writes it (``[bad](No%20Such.md)``), by
     line, kind and target; empty when the note cannot be read as a note of the vault."""
-    from curator.vault.links import extract
 
     vault = app.vault()
     if why_not_a_note(vault, app.settings(), path) is not None:

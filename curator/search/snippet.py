@@ -7,6 +7,7 @@ import re
 
 from curator.index.normalise import fold, query_terms
 from curator.index.segment import RUN_RE
+from curator.vault.links import display
 
 WIDTH = 220
 _SPACE = re.compile(r"\s+")
@@ -14,7 +15,6 @@ _SPACE = re.compile(r"\s+")
 
 def snippet(text: str, query: str) -> str:
     """Up to WIDTH characters of ``text`` around the query's words, links shown as their text."""
-    from curator.vault.links import display
 
     flat = _SPACE.sub(" ", display(text)).strip()
     if len(flat) <= WIDTH:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from curator.vault.frontmatter import split
+from curator.vault.links import display
 from curator.vault.markdown import code_flags, heading
 
 
@@ -50,8 +51,6 @@ class Anchors:
     """The headings and block ids of one note, each with its first line, for many lookups."""
 
     def __init__(self, text: str) -> None:
-        from curator.vault.links import display
-
         self.headings: dict[str, int] = {}
         self.blocks: dict[str, int] = {}
         lines = text.split("\n")

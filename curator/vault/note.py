@@ -10,6 +10,7 @@ from typing import Any
 from curator import clock
 from curator.vault import frontmatter
 from curator.vault.identity import is_valid_kp_id, why_invalid
+from curator.vault.links import display
 from curator.vault.markdown import fence_states, heading
 
 BINARY_SNIFF = 8192
@@ -116,8 +117,6 @@ def _first_heading(body: str) -> str | None:
             continue
         h = heading(line)
         if h and h[0] == 1:
-            from curator.vault.links import display
-
             return display(h[1])
     return None
 
