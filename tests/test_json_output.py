@@ -19,7 +19,9 @@ from tests.conftest import GitVault
 # line and paragraph separators (a line break in JavaScript and some terminals).
 HOSTILE = "Sum \x9b2J\x85 of \u202eevil\u202c \u2066x\u2069\u200f and\u2028two\u2029lines"
 RAW = ("\x9b", "\x85", "\u202e", "\u202c", "\u2066", "\u2069", "\u200f", "\u2028", "\u2029")
-NAME = "notes/rtl\u202edm.txt.md"
+NAME = "notes/misleading.md"
+RTL_NAME = "notes/rtl\u202edm.txt.md"
+"""A name that reorders itself on screen is no note at all: the index skips it, read refuses it."""
 YAML_TITLE = json.dumps(HOSTILE)  # a JSON string is a YAML double-quoted scalar: the escapes survive
 
 
@@ -41,7 +43,8 @@ def hostile(vault: GitVault, cli, monkeypatch: pytest.MonkeyPatch) -> GitVault: 
         f"---\nkp_id: kp:01J0000000000000000000RTLO\ntitle: {YAML_TITLE}\n---\n# Heading\n\n"
         f"Summary words: {HOSTILE}. Links to [[Alpha]] and [[no such {HOSTILE}]].\n",
     )
-    vault.commit("a note named to mislead")
+    vault.write(RTL_NAME, "---\nkp_id: kp:01J0000000000000000000RTLN\n---\n# Named to mislead\n")
+    vault.commit("a note titled to mislead")
     c, f = created("notes/fine.md", "---\nkp_id: kp:01J0000000000000000000FINE\ntitle: Fine\n---\n")
     make_proposal(vault, [c], files=f, title="Fine")
     assert cli("--vault", vault.root, "index").code == 0
@@ -69,6 +72,9 @@ def test_json_output_escapes_what_a_terminal_would_act_on(hostile: GitVault, cli
         assert any(NAME in s for s in values), (args, values)
         if args[0] in ("ls", "read", "search"):
             assert HOSTILE in values, (args, values)
+        assert not any(RTL_NAME in s for s in values), (args, values)
+    refused = cli("--vault", hostile.root, "--json", "read", RTL_NAME)
+    assert refused.code == 2 and "U+202E" in refused.err and "\u202e" not in refused.err
 
 
 @given(st.recursive(st.text() | st.integers() | st.none(), lambda xs: st.lists(xs) | st.dictionaries(st.text(), xs)))

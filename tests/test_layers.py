@@ -174,6 +174,11 @@ def _heavy_modules() -> frozenset[str]:
     for importer, imported, _line, inside in _imports():
         if not inside:
             direct.setdefault(importer, set()).add(imported)
+    for module in _modules():
+        # Importing a.b.c runs a/__init__ and a/b/__init__ first.
+        parts = module.split(".")
+        for i in range(2, len(parts)):
+            direct.setdefault(module, set()).add(".".join(parts[:i]))
     heavy: set[str] = set()
     changed = True
     while changed:

@@ -16,6 +16,8 @@ from tests.builders import created, make_proposal
 from tests.conftest import GitVault
 
 BAD_NAME = "notes/esc\x1b[2Jname.md"
+"""Not a note at all (a name with a control character): named, escaped, where it is skipped or refused."""
+TITLED = "notes/hostile.md"
 BAD_TITLE = "Clears \x1b[2J the \x1b]0;owned\x07 screen"
 RAW = (b"\x1b", b"\x07", b"\x9b")
 
@@ -30,7 +32,12 @@ def _run(v: GitVault, *args: str) -> tuple[int, bytes]:
 
 @pytest.fixture
 def hostile(vault: GitVault) -> GitVault:
-    vault.write(BAD_NAME, f"---\nkp_id: kp:01J00000000000000000000ESC\ntitle: {BAD_TITLE}\n---\n# {BAD_TITLE}\n\nname words, [[no such note]]\n")
+    vault.write(BAD_NAME, f"---\nkp_id: kp:01J00000000000000000000ESC\ntitle: {BAD_TITLE}\n---\n# {BAD_TITLE}\n\nname words\n")
+    vault.write(
+        TITLED,
+        f"---\nkp_id: kp:01J0000000000000000000TITL\ntitle: {BAD_TITLE}\n---\n# {BAD_TITLE}\n\n"
+        "name words, [[no such \x1b[2J note]]\n",
+    )
     vault.write("data/esc\x1b[2Jtable.csv", "a,b\n")  # index names what it skips
     vault.commit("a hostile note")
     c, f = created("notes/fine.md", "---\nkp_id: kp:01J0000000000000000000FINE\ntitle: Fine\n---\n")
@@ -45,7 +52,6 @@ COMMANDS = [
     ("doctor",),
     ("proposals",),
     ("validate",),
-    ("validate", BAD_NAME),
     ("read", BAD_NAME),
     ("relate", BAD_NAME),
 ]
@@ -58,15 +64,23 @@ def test_no_raw_control_bytes_reach_the_terminal(hostile: GitVault, args: tuple[
     code, out = _run(hostile, *args)
     assert code in (0, 1, 2), out  # read and relate refuse such a ref: the refusal is escaped too
     assert not any(raw in out for raw in RAW), out
-    assert b"\\x1b" in out, out  # the sequence is shown, escaped
+    if args[0] != "doctor":  # doctor has nothing to say of this vault's titles
+        assert b"\\x1b" in out, out  # the sequence is shown, escaped
 
 
 def test_the_staged_hook_output_is_escaped(hostile: GitVault) -> None:
-    hostile.write(BAD_NAME, hostile.read(BAD_NAME).replace("kp:01J00000000000000000000ESC", "kp:forged"))
-    hostile.git("add", BAD_NAME)
+    hostile.write(TITLED, hostile.read(TITLED).replace("kp:01J0000000000000000000TITL", "kp:forged\x1b[2J"))
+    hostile.git("add", TITLED)
     code, out = _run(hostile, "validate", "--staged")
     assert code == 1 and b"KP006" in out
-    assert not any(raw in out for raw in RAW) and b"notes/esc\\x1b[2Jname.md" in out
+    assert not any(raw in out for raw in RAW) and b"kp:forged\\x1b[2J" in out
+
+
+def test_a_file_name_with_a_control_character_is_no_note_and_is_named_escaped(hostile: GitVault) -> None:
+    code, out = _run(hostile, "index")
+    assert code == 0 and b"skipped notes/esc\\x1b[2Jname.md: the path contains the character U+001B" in out, out
+    code, out = _run(hostile, "--json", "ls")
+    assert b"esc" not in out and b"hostile.md" in out
 
 
 def test_escape_shows_controls_bidi_and_undecodable_bytes() -> None:

@@ -15,7 +15,7 @@ from curator.proposals import store
 from curator.validator.state import RepoState
 
 if TYPE_CHECKING:
-    from curator.validator import ProposalReport
+    from curator.validator.verdict import ProposalReport
 
 
 SHOWN = 10
@@ -24,7 +24,7 @@ SHOWN = 10
 
 def run(app: App, ulid: str, yes: bool, no_commit: bool) -> int:
     from curator.operations import stage
-    from curator.validator import validate_proposal
+    from curator.validator.verdict import validate_proposal
 
     vault = app.vault()
     settings = app.settings()

@@ -116,9 +116,9 @@ def run(
     code = 0
     if auto_apply and report.auto_applicable:
         # The same decision as `curator apply`: re-validated under the lock, one commit.
-        from curator.commands.apply import decide
+        from curator.operations import apply as applier  # heavy: pygit2 (nothing else here needs it)
 
-        done = decide(vault, settings, ulid, by=deliver.BY)
+        done = applier.apply(vault, settings, ulid, by=deliver.BY)
         data.update({"applied": True, "commit": done.commit})
         lines.append(f"{ulid}: applied and committed {str(done.commit)[:12]}: {path}")
     elif auto_apply:

@@ -26,7 +26,7 @@ def _age(created: str | None, now: dt.datetime) -> str:
 
 
 def run(app: App, all_: bool) -> int:
-    from curator.validator import validate_proposal
+    from curator.validator.verdict import validate_proposal
 
     vault = app.vault()
     state = RepoState(vault, app.settings())

@@ -85,8 +85,8 @@ def run(
     staged: bool = False,
     commits: str | None = None,
 ) -> int:
-    from curator.validator import validate_proposal
     from curator.validator.report import to_json, to_text
+    from curator.validator.verdict import validate_proposal
 
     if commits is not None:
         if staged or all_ or targets or against != "HEAD":

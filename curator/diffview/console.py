@@ -12,7 +12,7 @@ from curator.diffview.richtext import Renderer
 from curator.diffview.visible import visible
 
 if TYPE_CHECKING:
-    from curator.validator import ProposalReport
+    from curator.validator.verdict import ProposalReport
 
 
 def summary(report: ProposalReport) -> Text:

@@ -16,7 +16,7 @@ from curator.operations import decisions, stage
 from curator.proposals import store
 from curator.proposals.manifest import Author
 from curator.settings import Settings
-from curator.validator import ProposalReport
+from curator.validator.verdict import ProposalReport
 from curator.vault.discover import Vault
 
 AUTHOR = Author(kind="librarian", name="digest")

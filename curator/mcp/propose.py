@@ -220,7 +220,7 @@ def _stage(
 
 
 def proposal_status(vault: Vault, settings: Settings, ulid: str) -> dict[str, Any]:
-    from curator.validator import validate_proposal
+    from curator.validator.verdict import validate_proposal
 
     if not is_ulid(ulid):
         raise UsageError(f"{ulid!r} is not a proposal id (a ULID, as kp_propose returned it)")

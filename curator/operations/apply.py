@@ -35,9 +35,9 @@ from curator.proposals.hunks import HunkConflict
 from curator.proposals.hunks import apply as apply_hunks
 from curator.proposals.layout import EVENTS, PROPOSALS_DIR
 from curator.settings import Settings
-from curator.validator import ProposalReport, validate_proposal
 from curator.validator.state import RepoState
 from curator.validator.subject import ChangeView
+from curator.validator.verdict import ProposalReport, validate_proposal
 from curator.vault.discover import Vault
 
 

@@ -27,9 +27,9 @@ from curator.proposals import store
 from curator.proposals.hunks import split_lines
 from curator.proposals.layout import PROPOSALS_DIR
 from curator.settings import Settings
-from curator.validator import ProposalReport, validate_proposal
 from curator.validator.state import RepoState
 from curator.validator.subject import ChangeView
+from curator.validator.verdict import ProposalReport, validate_proposal
 from curator.vault.discover import Vault
 
 

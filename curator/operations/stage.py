@@ -33,8 +33,8 @@ from curator.proposals import store
 from curator.proposals.layout import DIFF, FILES, MANIFEST, PROPOSALS_DIR
 from curator.proposals.manifest import Author, Change, Manifest
 from curator.settings import Settings
-from curator.validator import ProposalReport, validate_proposal
 from curator.validator.state import RepoState
+from curator.validator.verdict import ProposalReport, validate_proposal
 from curator.vault.discover import Vault
 from curator.vault.identity import new_ulid
 from curator.vault.paths import UnsafePath, escape_reason

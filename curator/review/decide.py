@@ -14,9 +14,7 @@ from textual.screen import Screen
 
 from curator.diffview.visible import visible
 from curator.errors import CuratorError
-from curator.operations import apply as applier
 from curator.operations import decisions
-from curator.operations import rebase as rebaser
 from curator.review import entries as entries_mod
 from curator.review.confirm import ConfirmScreen
 from curator.review.entries import Entry
@@ -117,6 +115,8 @@ class Decisions(Screen[None]):
 
     @work(thread=True, exclusive=True, group="decide")
     def decide_apply(self, ulid: str) -> None:
+        from curator.operations import apply as applier  # heavy: pygit2, never before the first paint
+
         review = self.review
         try:
             done = applier.apply(entries_mod.fresh(review.vault), review.settings, ulid, by=review.by)
@@ -138,6 +138,8 @@ class Decisions(Screen[None]):
 
     @work(thread=True, exclusive=True, group="decide")
     def decide_rebase(self, ulid: str) -> None:
+        from curator.operations import rebase as rebaser  # heavy: pygit2 and merge3
+
         review = self.review
         vault = entries_mod.fresh(review.vault)
         try:

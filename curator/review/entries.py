@@ -26,8 +26,8 @@ from curator.vault.paths import escape_reason, symlink_on_path
 if TYPE_CHECKING:
     from curator.proposals.events import Event
     from curator.settings import Settings
-    from curator.validator import ProposalReport
     from curator.validator.subject import ChangeView
+    from curator.validator.verdict import ProposalReport
 
 CHECKING = "checking…"
 
@@ -319,7 +319,7 @@ def list_ids(vault: Vault) -> list[str]:
 
 def check(vault: Vault, settings: Settings, ulid: str) -> ProposalReport:
     """The pre-flight: the validator (with its drift check against the work tree) on one proposal."""
-    from curator.validator import validate_proposal
+    from curator.validator.verdict import validate_proposal
 
     v = fresh(vault)
     return validate_proposal(RepoState(v, settings), store.load_within(v.root, ulid, settings.limits))
@@ -331,7 +331,7 @@ def check_all(
     """Every proposal in ``ids``, one repository state shared (the vault is walked once).
 
     ``skip``: asked just before each proposal; a pre-flight checking it already delivers its report."""
-    from curator.validator import validate_proposal
+    from curator.validator.verdict import validate_proposal
 
     v = fresh(vault)
     state = RepoState(v, settings)

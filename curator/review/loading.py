@@ -21,7 +21,7 @@ from curator.review.entries import Entry
 if TYPE_CHECKING:
     from curator.review.app import ReviewApp
     from curator.review.queue_table import QueueTable
-    from curator.validator import ProposalReport
+    from curator.validator.verdict import ProposalReport
 
 # Reports are handed to the UI thread in batches, so a queue of 500 repaints a few times, not 500.
 BATCH = 25

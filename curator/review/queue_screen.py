@@ -35,7 +35,7 @@ from curator.review.status_line import StatusLine
 
 if TYPE_CHECKING:
     from curator.review.app import ReviewApp
-    from curator.validator import ProposalReport
+    from curator.validator.verdict import ProposalReport
 
 EMPTY = """No proposals are waiting for review.
 

@@ -35,9 +35,9 @@ if TYPE_CHECKING:
     import pygit2
 
     from curator.proposals.events import Event
-    from curator.validator import ProposalReport
     from curator.validator.state import RepoState
     from curator.validator.subject import Subject
+    from curator.validator.verdict import ProposalReport
 
 _ULID = re.compile(r"\b[0-9A-HJKMNP-TV-Z]{26}\b")
 _SHOWN = 3

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from curator.errors import UsageError
-from curator.validator import ProposalReport, validate_proposal
 from curator.validator.notes import NoteReport, check_note
 from curator.validator.staged import commit_state, load_proposal, targets
+from curator.validator.verdict import ProposalReport, validate_proposal
 
 if TYPE_CHECKING:
     import pygit2

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from curator.output import dumps_json, escape
-from curator.validator import ProposalReport
 from curator.validator.finding import Finding
 from curator.validator.notes import NoteReport
+from curator.validator.verdict import ProposalReport
 
 if TYPE_CHECKING:
     from curator.validator.history import CommitReport

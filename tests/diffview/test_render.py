@@ -16,8 +16,8 @@ from curator.diffview.model import ADDED, CREATED, DELETED, FILE, HUNK, build
 from curator.diffview.richtext import S_ADD_WORD, S_DEL_WORD, S_MANAGED, S_STAND_IN, Renderer, split_rows
 from curator.diffview.visible import visible
 from curator.settings import load
-from curator.validator import validate_proposal
 from curator.validator.state import RepoState
+from curator.validator.verdict import validate_proposal
 from curator.vault.discover import find_vault
 from curator.vault.identity import mint
 from tests.builders import created, delete, make_proposal, modify

@@ -45,17 +45,17 @@ def test_batches_group_passages_of_like_length_and_every_note_completes(tmp_path
 
 
 def test_a_few_edits_take_the_light_embedder_and_a_large_change_the_bulk_one(example_vault, cli, monkeypatch) -> None:
-    from curator.embedders import base
+    from curator.embedders import all_embedders, base
 
     asked: list[bool] = []
-    create = base.create
+    create = all_embedders.create
 
     def recording(spec: EmbedderSpec, *, few: bool = False):  # type: ignore[no-untyped-def]
         asked.append(few)
         return create(spec, few=few)
 
     monkeypatch.setenv("CURATOR_EMBEDDER", "fake")
-    monkeypatch.setattr(base, "create", recording)
+    monkeypatch.setattr(all_embedders, "create", recording)
     monkeypatch.setattr(base, "FEW_CHARS", 2_000)
     assert cli("--vault", example_vault.root, "index").code == 0  # 46 passages, ~13,000 characters
     note = example_vault.root / "sqlite" / "wal-mode.md"

@@ -217,9 +217,9 @@ def test_a_digest_folder_outside_the_vault_is_a_config_error(dvault: GitVault, c
 def test_auto_apply_waits_for_review_unless_the_validator_says_auto_applicable(
     dvault: GitVault, cli, monkeypatch
 ) -> None:
-    import curator.validator
+    from curator.validator import verdict
 
-    monkeypatch.setattr(curator.validator, "_auto_applicable", lambda subject, state: False)
+    monkeypatch.setattr(verdict, "_auto_applicable", lambda subject, state: False)
     head = dvault.git("rev-parse", "HEAD").stdout
     r = cli("--vault", dvault.root, "digest", "--now", CLOCK, "--auto-apply", "--json")
     assert r.code == 1, r

@@ -19,8 +19,8 @@ from curator.operations.gather import unified
 from curator.proposals import store
 from curator.proposals.diff import reanchor
 from curator.settings import Settings
-from curator.validator import ProposalReport, validate_proposal
 from curator.validator.state import RepoState
+from curator.validator.verdict import ProposalReport, validate_proposal
 from curator.vault import find_vault
 from tests.builders import make_proposal
 from tests.conftest import GitVault, make_git_vault

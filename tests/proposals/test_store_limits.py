@@ -7,8 +7,8 @@ import tracemalloc
 
 from curator.proposals import store
 from curator.settings import Settings
-from curator.validator import validate_proposal
 from curator.validator.state import RepoState
+from curator.validator.verdict import validate_proposal
 from curator.vault import find_vault
 from tests.builders import make_proposal
 from tests.conftest import GitVault

@@ -20,7 +20,7 @@ from curator.review.queue_screen import QueueScreen
 
 SLOW = float(sys.argv[2])
 
-WATCHED = ("pygit2", "pydantic", "pygments", "curator.validator")
+WATCHED = ("pygit2", "pydantic", "pygments", "curator.validator.verdict")
 
 
 async def main() -> None:

@@ -226,9 +226,9 @@ def test_a_proposal_of_thousands_of_files_lists_the_first_ones_and_says_how_many
     from curator.proposals.store import ProposalDir
     from curator.review.detail import SHOWN, describe
     from curator.review.entries import Entry, fill
-    from curator.validator import ProposalReport
     from curator.validator.finding import Finding
     from curator.validator.subject import ChangeView, Subject
+    from curator.validator.verdict import ProposalReport
 
     views = [ChangeView(Change(op="modify", path=f"notes/n{i}.md", base_blob="0" * 40)) for i in range(3000)]
     subject = Subject(ProposalDir("01M8PN00000000000000000001", ".kp/proposals/x"), changes=views)

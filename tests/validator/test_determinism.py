@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from curator.proposals import store
 from curator.settings import Settings
-from curator.validator import validate_proposal
 from curator.validator.report import to_json, to_text
 from curator.validator.state import RepoState
+from curator.validator.verdict import validate_proposal
 from curator.vault import find_vault
 from tests.conftest import GitVault, run_process
 
