@@ -42,8 +42,8 @@ def run(args: argparse.Namespace, root: Path) -> None:
     from curator.proposals import store
     from curator.proposals.manifest import Author
     from curator.settings import Settings
-    from curator.validator.verdict import validate_proposal
     from curator.validator.state import RepoState
+    from curator.validator.verdict import validate_proposal
     from curator.vault import find_vault
     from curator.vault.identity import mint
 

@@ -96,6 +96,7 @@ def _build(
         counts = reading.counts(conn)
         built["passages"] = counts.passages
         built["pending_embeddings"] = counts.pending_embeddings
+        assert ep is not None  # served, or made just above
         return conn, {**built, "epoch": ep.id, "embedder": spec.describe(), "normalisation": mode}
 
 

@@ -26,7 +26,7 @@ from curator.operations import recovery
 from curator.proposals import store
 from curator.proposals.filters import clean
 from curator.validator.state import RepoState
-from curator.vault import frontmatter
+from curator.vault import frontmatter, git
 from curator.vault import templates as tmpl
 from curator.vault.identity import mint
 from curator.vault.survey import survey
@@ -99,7 +99,7 @@ def plan(app: App) -> Plan:
             continue
         # The note as git stores it now (a note committed with CRLF before `eol=lf` was set
         # is LF once cleaned): proposals diff and validate that form.
-        blob = bytes(repo[entry.id].data)
+        blob = git.blob(repo, entry.id)
         committed = clean(repo, note.path, blob)
         same = blob.removeprefix(b"\xef\xbb\xbf") == raw  # the usual case, told without a filter
         if not same and committed.removeprefix(b"\xef\xbb\xbf") != clean(repo, note.path, raw):

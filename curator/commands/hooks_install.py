@@ -64,7 +64,12 @@ def _staged_config_blob(vault: Vault) -> str:
 
 def render(text: str, values: dict[str, str]) -> str:
     for key, value in values.items():
-        text = re.sub(rf"^{key}=.*$", lambda _m, k=key, v=value: f"{k}={shlex.quote(v) if v else ''}", text, flags=re.M)
+        line = f"{key}={shlex.quote(value) if value else ''}"
+
+        def setting(_m: re.Match[str], line: str = line) -> str:
+            return line  # a function, not a replacement string: a backslash in the value stays one
+
+        text = re.sub(rf"^{key}=.*$", setting, text, flags=re.M)
     return text
 
 

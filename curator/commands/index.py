@@ -22,7 +22,15 @@ def progress_bar(enabled: bool) -> Iterator[Callable[[str, int, int], None] | No
         yield None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TaskID,
+        TextColumn,
+        TimeRemainingColumn,
+    )
     from rich.text import Text
 
     class Rate(ProgressColumn):
@@ -49,7 +57,7 @@ def progress_bar(enabled: bool) -> Iterator[Callable[[str, int, int], None] | No
             return
         if what not in tasks:
             tasks[what] = bar.add_task(what, total=total)
-        bar.update(tasks[what], completed=done)
+        bar.update(TaskID(tasks[what]), completed=done)
 
     with bar:
         yield update

@@ -10,6 +10,7 @@ from curator import output
 from curator.commands.app import App
 from curator.errors import WriteRefused
 from curator.fsutil import write_atomic
+from curator.vault import git
 from curator.vault.globs import compile_globs
 from curator.vault.paths import symlink_on_path
 
@@ -112,7 +113,7 @@ def crlf_notes(app: App) -> list[str]:
         for entry in tree:
             path = f"{prefix}{entry.name}"
             if entry.type_str == "tree":
-                stack.append((path + "/", repo[entry.id]))
-            elif entry.type_str == "blob" and include.match(path) and b"\r\n" in repo[entry.id].data:
+                stack.append((path + "/", git.tree(repo, entry.id)))
+            elif entry.type_str == "blob" and include.match(path) and b"\r\n" in git.blob(repo, entry.id):
                 found.append(path)
     return sorted(found)

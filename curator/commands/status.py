@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from typing import Any
 
 from curator import clock, output
 from curator.commands.app import App
@@ -11,7 +12,7 @@ from curator.index import reading
 from curator.index.derived import counts as derived_counts
 
 
-def collect(app: App) -> dict[str, object]:
+def collect(app: App) -> dict[str, Any]:
     from curator.index import epoch as epochs
     from curator.index.serving import open_serving
 

@@ -53,7 +53,7 @@ def load(model: str | None) -> Any:
         try:
             from transformers.utils import logging as hf_logging
 
-            hf_logging.disable_progress_bar()
+            hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
         except ImportError:
             pass
         try:

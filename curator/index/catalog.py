@@ -82,17 +82,18 @@ def passage_vectors(conn: apsw.Connection, doc_ids: Iterable[int]) -> dict[int, 
     out: dict[int, list[bytes]] = {}
     if not wanted or not db.has_vectors(conn):
         return out
-    total = conn.execute("SELECT count(*) FROM documents").fetchone()[0] or 1
+    total = db.count(conn, "SELECT count(*) FROM documents") or 1
     if len(wanted) * 8 < total:
         # A few documents: looked up one by one through the passages index.
         for doc_id in sorted(wanted):
-            rows = conn.execute(
+            rows = db.rows(
+                conn,
                 "SELECT v.embedding FROM passages p JOIN passages_vec v ON v.rowid = p.id "
                 "WHERE p.doc_id = ? AND p.vec = ? ORDER BY p.seq",
                 (doc_id, VEC_DONE),
-            ).fetchall()
+            )
             if rows:
-                out[doc_id] = [r[0] for r in rows]
+                out[doc_id] = [bytes(r[0]) for r in rows]
         return out
     # Many: one pass over every passage with a vector, in id order, which the writer hands
     # out in passage order within a document (so nothing is sorted).
@@ -102,7 +103,7 @@ def passage_vectors(conn: apsw.Connection, doc_ids: Iterable[int]) -> dict[int, 
         (VEC_DONE,),
     ):
         if doc_id in wanted:
-            out.setdefault(doc_id, []).append(emb)
+            out.setdefault(int(doc_id), []).append(bytes(emb))
     return out
 
 
@@ -110,13 +111,15 @@ def vectors_by_hash(conn: apsw.Connection, doc_id: int) -> dict[str, bytes]:
     """The stored vectors of one document's passages, by the passage's content hash."""
     if not db.has_vectors(conn):
         return {}
-    return dict(
-        conn.execute(
+    return {
+        str(h): bytes(v)
+        for h, v in db.rows(
+            conn,
             "SELECT p.hash, v.embedding FROM passages p JOIN passages_vec v ON v.rowid = p.id "
             "WHERE p.doc_id = ? AND p.vec = ?",
             (doc_id, VEC_DONE),
-        ).fetchall()
-    )
+        )
+    }
 
 
 def best_bm25(

@@ -38,8 +38,8 @@ def _vec_extension() -> str:
     return os.path.join(next(iter(spec.submodule_search_locations)), "vec0")
 
 
-def _glob(pattern: str, path: str) -> bool:
-    return matches(path, (pattern,))
+def _glob(pattern: Any, path: Any) -> bool:
+    return matches(str(path), (str(pattern),))
 
 
 def writing(conn: apsw.Connection) -> apsw.Connection:
@@ -73,7 +73,7 @@ def connect(path: str, *, vectors: bool = True, readonly: bool = False) -> apsw.
         conn.enable_load_extension(True)
         conn.load_extension(_vec_extension())
         conn.enable_load_extension(False)
-    conn.create_scalar_function("kp_glob", _glob, 2, deterministic=True)
+    conn.create_scalar_function("kp_glob", _glob, 2, deterministic=True)  # type: ignore[arg-type]
     return conn
 
 
@@ -152,6 +152,32 @@ def ensure_derived(conn: apsw.Connection) -> None:
 
 def has_table(conn: apsw.Connection, name: str) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone() is not None
+
+
+Row = tuple[Any, ...]
+"""A row as Curator reads it: SQLite's values are dynamically typed, so each caller converts the
+columns it knows (``int(row[0])``); apsw's own union type says nothing more."""
+
+
+def rows(conn: apsw.Connection, sql: str, params: Any = ()) -> list[Row]:
+    return [tuple(r) for r in conn.execute(sql, params).fetchall()]
+
+
+def one(conn: apsw.Connection, sql: str, params: Any = ()) -> Row:
+    """The one row of a query that always has one (an aggregate, a lookup of a known key)."""
+    row = conn.execute(sql, params).fetchone()
+    if row is None:
+        raise apsw.CorruptError(f"no row where the index must hold one ({sql.split(' FROM ')[0]})")
+    return tuple(row)
+
+
+def scalar(conn: apsw.Connection, sql: str, params: Any = ()) -> Any:
+    return one(conn, sql, params)[0]
+
+
+def count(conn: apsw.Connection, sql: str, params: Any = ()) -> int:
+    """An aggregate's integer (``count(*)``, ``max(id)``); 0 for NULL."""
+    return int(scalar(conn, sql, params) or 0)
 
 
 def get_meta(conn: apsw.Connection, key: str, default: str | None = None) -> str | None:

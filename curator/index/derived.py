@@ -12,6 +12,7 @@ from typing import Any
 import apsw
 
 from curator.errors import UsageError
+from curator.index import db
 from curator.index.db import VAULT, has_table
 
 PAGE_LINES = 200
@@ -47,9 +48,9 @@ def find(conn: apsw.Connection, ref: str) -> Derived | None:
     if row is None:
         return None
     doc_id = int(row[0])
-    ref_, source, title, meta_raw, date = conn.execute(
-        "SELECT kp_id, source, title, meta, date FROM documents WHERE id = ?", (doc_id,)
-    ).fetchone()
+    ref_, source, title, meta_raw, date = db.one(
+        conn, "SELECT kp_id, source, title, meta, date FROM documents WHERE id = ?", (doc_id,)
+    )
     text = ""
     if has_table(conn, "doc_text"):
         found = conn.execute("SELECT text FROM doc_text WHERE doc_id = ?", (doc_id,)).fetchone()

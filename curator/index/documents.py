@@ -13,6 +13,7 @@ import signal
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from curator import faults
 from curator.cores import threads
@@ -86,7 +87,7 @@ class Job:
     known_blob: str | None
 
 
-Prepared = tuple[str, str, object]
+Prepared = tuple[str, str, Any]
 """(path, kind, payload): kind is doc (a DocInput), same (the blob id), skip or error (a reason)."""
 
 
@@ -142,6 +143,7 @@ def prepare_all(jobs: list[Job], settings: Settings) -> Iterator[Prepared]:
         return
     import multiprocessing
 
+    context: multiprocessing.context.BaseContext
     try:
         context = multiprocessing.get_context("fork")
     except ValueError:

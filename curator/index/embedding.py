@@ -79,9 +79,9 @@ def _secrets(conn: apsw.Connection, doc_ids: set[int]) -> dict[int, list[str]]:
 
     found: dict[int, list[str]] = {}
     for doc_id in sorted(doc_ids):
-        rows = conn.execute(
-            "SELECT id, start_line, end_line, breadcrumb, text FROM passages WHERE doc_id = ? ORDER BY seq", (doc_id,)
-        ).fetchall()
+        rows = db.rows(
+            conn, "SELECT id, start_line, end_line, breadcrumb, text FROM passages WHERE doc_id = ? ORDER BY seq", (doc_id,)
+        )
         kinds = secrets_by_span([(start, end, text) for _, start, end, _, text in rows])
         for (pid, _s, _e, crumb, _t), passage_kinds in zip(rows, kinds, strict=True):
             every = sorted({*passage_kinds, *find_secrets(crumb)})
@@ -166,10 +166,11 @@ def embed_pending(
     started, timed = time.perf_counter(), 0
     try:
         while True:
-            rows = conn.execute(
+            rows = db.rows(
+                conn,
                 "SELECT id, doc_id, breadcrumb, text FROM passages WHERE vec = ? AND id > ? ORDER BY id LIMIT ?",
                 (VEC_PENDING, last_id, batch_size * WINDOW),
-            ).fetchall()
+            )
             if not rows:
                 break
             last_id = rows[-1][0]

@@ -28,7 +28,7 @@ def doctor_findings(settings: Settings, index_dir: str) -> list[Row]:
         conn = open_checked(ep)
         try:
             fp = db.get_json(conn, "fingerprint")
-            pending = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]
+            pending = db.count(conn, "SELECT count(*) FROM passages WHERE vec = 0")
         finally:
             conn.close()
     except (apsw.Error, TypeError, ValueError) as e:

@@ -25,6 +25,7 @@ from functools import lru_cache
 from curator.index import language as lang
 from curator.index.segment import PREFIX, RUN_RE, has_unspaced, index_terms
 from curator.index.segment import query_terms as unspaced_terms
+from curator.languages import ENGLISH
 
 NORMALISATION_VERSION = 2
 """2: notes in other languages than English stemmed by their own rules (Porter stemmed
@@ -53,7 +54,7 @@ def fts_row(crumb: str, text: str, language: str, mode: str) -> tuple[str, str, 
     # usually is ASCII, which has_unspaced answers at once.
     if has_unspaced(text) or has_unspaced(crumb):
         extra = f"{extra} {index_terms(joined)}"
-    if "stem" in mode and language != lang.ENGLISH:
+    if "stem" in mode and language != ENGLISH:
         crumb = lang.marked(crumb, language, whole=True)
         text = lang.marked(text, language)
     return crumb, text, extra
@@ -155,7 +156,7 @@ def query_terms(query: str, languages: tuple[str, ...] = ("en",), mode: str = "f
     stops = lang.stopwords(languages)
     content = [t for t in unique if t not in stops]
     chosen = content or unique
-    others = [code for code in languages if code != lang.ENGLISH]
+    others = [code for code in languages if code != ENGLISH]
     if "stem" not in mode or not others:
         return chosen
     # Notes in other languages are indexed as their words' marked stems in their language

@@ -10,14 +10,24 @@ from typing import Protocol
 
 import apsw
 
+from curator.index import db
+
 
 class FilterSpec(Protocol):
-    tags: tuple[str, ...]
-    path: str | None
-    namespace: str | None
-    since: str | None
-    until: str | None
-    source: str | None
+    """What filters a ranked list (``search.filters.Filters``), read only."""
+
+    @property
+    def tags(self) -> tuple[str, ...]: ...
+    @property
+    def path(self) -> str | None: ...
+    @property
+    def namespace(self) -> str | None: ...
+    @property
+    def since(self) -> str | None: ...
+    @property
+    def until(self) -> str | None: ...
+    @property
+    def source(self) -> str | None: ...
 
 
 def condition(f: FilterSpec | None) -> tuple[str, list[object]]:
@@ -73,17 +83,19 @@ def nearest(
     """(passage id, cosine distance), nearest first."""
     if f is not None and any((f.tags, f.path, f.namespace, f.since, f.until, f.source)):
         inner, params = _passage_ids(f)
-        rows = conn.execute(
+        rows = db.rows(
+            conn,
             f"SELECT rowid, vec_distance_cosine(embedding, ?) AS dist FROM passages_vec WHERE rowid IN ({inner}) "
             "ORDER BY dist LIMIT ?",
             [query_vec, *params, depth],
-        ).fetchall()
+        )
     else:
-        rows = conn.execute(
+        rows = db.rows(
+            conn,
             "SELECT rowid, distance FROM passages_vec WHERE embedding MATCH ? AND k = ? ORDER BY distance",
             (query_vec, depth),
-        ).fetchall()
-    return [(int(pid), dist) for pid, dist in rows]
+        )
+    return [(int(pid), float(dist)) for pid, dist in rows]
 
 
 def linked_documents(
@@ -98,7 +110,8 @@ def linked_documents(
         return []
     dmarks = ",".join("?" * len(seed_docs))
     cond, params = condition(f)
-    rows = conn.execute(
+    rows = db.rows(
+        conn,
         f"""
         SELECT n.doc, count(*) AS c FROM (
             SELECT dst AS doc FROM links WHERE src IN ({dmarks}) AND dst IS NOT NULL
@@ -109,7 +122,7 @@ def linked_documents(
         GROUP BY n.doc ORDER BY c DESC, n.doc LIMIT ?
         """,
         [*seed_docs, *seed_docs, *seed_docs, *params, depth],
-    ).fetchall()
+    )
     return [(int(d), int(c)) for d, c in rows]
 
 

@@ -133,7 +133,7 @@ def lookup(conn: apsw.Connection, ref: str, source: str = VAULT) -> list[str]:
 
 def dated_documents(conn: apsw.Connection) -> int:
     """How many documents carry a date (what --since and --until compare)."""
-    return int(conn.execute("SELECT count(*) FROM documents WHERE date IS NOT NULL").fetchone()[0])
+    return db.count(conn, "SELECT count(*) FROM documents WHERE date IS NOT NULL")
 
 
 _PASSAGE = (
@@ -153,7 +153,7 @@ def passages_of(conn: apsw.Connection, doc_id: int) -> list[Passage]:
 
 
 def same_document(conn: apsw.Connection, a: int, b: int) -> bool:
-    return conn.execute("SELECT count(DISTINCT doc_id) FROM passages WHERE id IN (?, ?)", (a, b)).fetchone()[0] == 1
+    return db.count(conn, "SELECT count(DISTINCT doc_id) FROM passages WHERE id IN (?, ?)", (a, b)) == 1
 
 
 def vector_of(conn: apsw.Connection, pid: int) -> bytes | None:
@@ -164,7 +164,7 @@ def vector_of(conn: apsw.Connection, pid: int) -> bytes | None:
 
 
 def passage_count(conn: apsw.Connection) -> int:
-    return int(conn.execute("SELECT count(*) FROM passages").fetchone()[0])
+    return db.count(conn, "SELECT count(*) FROM passages")
 
 
 def relations(conn: apsw.Connection, path: str, limit: int = 20, source: str = VAULT) -> Relations | None:
@@ -237,8 +237,10 @@ class Counts:
 
 
 def counts(conn: apsw.Connection) -> Counts:
-    one = lambda sql, *p: int(conn.execute(sql, p).fetchone()[0])  # noqa: E731
-    by_vec: dict[int, int] = dict(conn.execute("SELECT vec, count(*) FROM passages GROUP BY vec").fetchall())
+    def one(sql: str) -> int:
+        return db.count(conn, sql)
+
+    by_vec = {int(v): int(n) for v, n in db.rows(conn, "SELECT vec, count(*) FROM passages GROUP BY vec")}
     return Counts(
         documents=one("SELECT count(*) FROM documents"),
         passages=sum(by_vec.values()),

@@ -13,7 +13,7 @@ import errno
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import apsw
 
@@ -57,7 +57,7 @@ class Report:
     sources: SyncReport | None = None
 
 
-def _create(index_dir: str, fp: dict[str, object], mode: str) -> tuple[epochs.Epoch, apsw.Connection]:
+def _create(index_dir: str, fp: dict[str, Any], mode: str) -> tuple[epochs.Epoch, apsw.Connection]:
     ep = epochs.new(index_dir, fp)
     conn = db.connect(ep.path)
     dims = int(fp["embedder"]["dims"])
@@ -102,7 +102,7 @@ def _finish(conn: apsw.Connection, ep: epochs.Epoch, report: Report, started: fl
         with conn:
             db.set_meta(conn, "last_reconcile", clock.iso())
             db.set_meta(conn, "last_reconcile_seconds", f"{time.perf_counter() - started:.3f}")
-    report.passages = conn.execute("SELECT count(*) FROM passages").fetchone()[0]
+    report.passages = db.count(conn, "SELECT count(*) FROM passages")
     report.skips = [(p, r) for p, r in conn.execute("SELECT path, reason FROM skips ORDER BY path")]
     if wrote:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -123,9 +123,9 @@ def _embed(
 ) -> None:
     if spec.provider == "none":
         return
-    pending, chars = conn.execute(
-        "SELECT count(*), coalesce(sum(length(breadcrumb) + length(text) + 1), 0) FROM passages WHERE vec = 0"
-    ).fetchone()
+    pending, chars = db.one(
+        conn, "SELECT count(*), coalesce(sum(length(breadcrumb) + length(text) + 1), 0) FROM passages WHERE vec = 0"
+    )
     if not pending:
         return
     try:
@@ -145,7 +145,7 @@ def _embed(
 
         report.embed = embed_pending(conn, embedder, settings.embedder.batch_size, tick)
     if report.embed.error:
-        left = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]
+        left = db.count(conn, "SELECT count(*) FROM passages WHERE vec = 0")
         report.warnings.append(
             f"embedder unavailable ({report.embed.error}); {left} passage(s) are found lexically until it is back"
         )
@@ -265,9 +265,7 @@ def _reconcile(
                 report.warnings.append(mismatch_message(fp, epochs.fingerprint(configured, mode), conn))
             if unchanged(vault, conn, sentinels):
                 report.fast = True
-                report.unchanged = conn.execute(
-                    "SELECT count(*) FROM documents WHERE source = ?", (SOURCE,)
-                ).fetchone()[0]
+                report.unchanged = db.count(conn, "SELECT count(*) FROM documents WHERE source = ?", (SOURCE,))
             else:
                 full_path(vault, settings, conn, sentinels, report, progress)
         _sources(vault, settings, index_dir, conn, report, progress, sync)
@@ -306,7 +304,7 @@ def rebuild(
             if spec.note:
                 report.warnings.append(spec.note)
             _embed(conn, spec, settings, report, progress, announce)
-            pending = conn.execute("SELECT count(*) FROM passages WHERE vec = 0").fetchone()[0]
+            pending = db.count(conn, "SELECT count(*) FROM passages WHERE vec = 0")
             check = conn.execute("PRAGMA quick_check").fetchall()
             if pending or check != [("ok",)]:
                 why = f"{pending} passage(s) lack vectors" if pending else f"integrity check: {check[0][0]}"

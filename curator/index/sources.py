@@ -152,7 +152,7 @@ def sync_sources(
         except SourceError as e:
             rep.error = str(e)
         rep.seconds = time.perf_counter() - started
-        rep.items = conn.execute("SELECT count(*) FROM documents WHERE source = ?", (src.name,)).fetchone()[0]
+        rep.items = db.count(conn, "SELECT count(*) FROM documents WHERE source = ?", (src.name,))
         report.wrote = report.wrote or bool(rep.indexed or rep.removed)
         state[src.name] = {
             "type": src.type,
@@ -172,8 +172,8 @@ def sync_sources(
         writer = Writer(conn, vectors=vectors)
         with conn:
             for name in report.dropped:
-                for (doc_id,) in conn.execute("SELECT id FROM documents WHERE source = ?", (name,)).fetchall():
-                    writer.delete(doc_id)
+                for (doc_id,) in db.rows(conn, "SELECT id FROM documents WHERE source = ?", (name,)):
+                    writer.delete(int(doc_id))
                 state.pop(name, None)
         report.wrote = report.wrote or bool(set(report.dropped) & set(held))
     if report.wrote:

@@ -11,7 +11,7 @@ from typing import Any
 
 import apsw
 
-from curator.index import sightings
+from curator.index import db, sightings
 from curator.index.db import CITE_RANK, VAULT, VEC_DONE, VEC_NONE, VEC_PENDING, get_json, has_table, set_json
 from curator.index.normalise import fts_row
 
@@ -76,7 +76,7 @@ class Writer:
         self.mode: str = fp.get("normalisation", {}).get("mode", "fold+stem")
         self.languages: set[str] = set()
         # Passage ids are handed out here so a document's rows go in with executemany.
-        self.next_id = (conn.execute("SELECT max(id) FROM passages").fetchone()[0] or 0) + 1
+        self.next_id = db.count(conn, "SELECT max(id) FROM passages") + 1
         sightings.ensure(conn)
         self.texts = has_table(conn, "doc_text")
 

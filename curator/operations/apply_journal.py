@@ -16,6 +16,7 @@ from curator.operations import gitindex, worktree
 from curator.operations import journal as store
 from curator.proposals.layout import PROPOSALS_DIR
 from curator.proposals.trailers import decision_of
+from curator.vault import git
 from curator.vault.discover import Vault
 
 if TYPE_CHECKING:
@@ -84,13 +85,13 @@ def touched_in_commit(vault: Vault, journal: Journal, commit: pygit2.Commit) -> 
     except KeyError:
         record = None
     if record is not None and record.type_str == "tree":
-        stack = [(folder, record)]
+        stack = [(folder, git.tree(vault.repo, record.id))]
         while stack:
             prefix, tree = stack.pop()
             for entry in tree:
                 path = f"{prefix}/{entry.name}"
                 if entry.type_str == "tree":
-                    stack.append((path, vault.repo[entry.id]))
+                    stack.append((path, git.tree(vault.repo, entry.id)))
                 else:
                     paths.append(path)
     return sorted(set(paths))
@@ -99,7 +100,7 @@ def touched_in_commit(vault: Vault, journal: Journal, commit: pygit2.Commit) -> 
 def sync_index(vault: Vault, journal: Journal) -> None:
     """Point the touched index entries at what was committed; leave every other entry alone."""
     repo = vault.repo
-    commit = repo[repo.head.target]
+    commit = git.commit(repo, repo.head.target)
     entries: dict[str, tuple[str, int] | None] = {}
     for path in touched_in_commit(vault, journal, commit):
         try:
@@ -128,7 +129,7 @@ def recover(vault: Vault) -> str | None:
     repo = vault.repo
     committed = False
     if journal.commit and not repo.head_is_unborn:
-        head = repo[repo.head.target]
+        head = git.commit(repo, repo.head.target)
         committed = (
             str(head.id) != journal.head
             and decision_of(head.message) == (journal.proposal, "applied")

@@ -27,6 +27,7 @@ from curator.operations import decision_journal, gitindex, recovery
 from curator.proposals import events as events_mod
 from curator.proposals.layout import EVENTS, KNOWN, PROPOSALS_DIR
 from curator.proposals.trailers import message
+from curator.vault import git
 
 if TYPE_CHECKING:
     import pygit2
@@ -75,7 +76,7 @@ def commit(
             if path in index:
                 index.remove(path)
         else:
-            index.add(pygit2.IndexEntry(path, pygit2.Oid(hex=entry[0]), entry[1]))
+            index.add(git.index_entry(path, entry[0], entry[1]))
     tree = index.write_tree(repo)
     sig = _signature(repo)
     oid = repo.create_commit(None, sig, sig, msg, tree, parents)
@@ -101,7 +102,7 @@ def committed_events(vault: Vault, ulid: str) -> bytes | None:
         entry = repo.head.peel().tree[f"{PROPOSALS_DIR}/{ulid}/{EVENTS}"]
     except KeyError:
         return None
-    return bytes(repo[entry.id].data) if entry.type_str == "blob" else None
+    return git.blob(repo, entry.id) if entry.type_str == "blob" else None
 
 
 def committed_status(vault: Vault, ulid: str) -> str:

@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 import pygit2
 
 from curator.errors import UsageError
-from curator.operations.stage import Draft, Restore
+from curator.operations.propose_journal import Restore
+from curator.operations.stage import Draft
 from curator.proposals import diff as diff_mod
 from curator.proposals.filters import clean, smudge
 from curator.proposals.hunks import HunkConflict
 from curator.proposals.hunks import apply as apply_hunks
 from curator.settings import Settings
-from curator.vault import frontmatter
+from curator.vault import frontmatter, git
 from curator.vault.discover import Vault
 from curator.vault.globs import matches
 from curator.vault.identity import mint
@@ -103,9 +104,9 @@ def from_worktree(
             out.restores.append(Restore(path, str(pygit2.hash(raw)), None))
         elif flags & (WT.WT_MODIFIED | WT.WT_DELETED):
             entry = head[path]
-            old = bytes(repo[entry.id].data)
-            raw = _read(vault, path) if flags & WT.WT_MODIFIED else None
-            new = clean(repo, path, raw) if raw is not None else None
+            old = git.blob(repo, entry.id)
+            now = _read(vault, path) if flags & WT.WT_MODIFIED else None
+            new = clean(repo, path, now) if now is not None else None
             # Both sides as `git add` would store them now: a note committed with CRLF before
             # Curator's eol=lf attribute differs from its work-tree copy only in line endings,
             # which is no edit of the user's.
@@ -114,7 +115,7 @@ def from_worktree(
                 continue
             op = "modify" if new is not None else "delete"
             out.drafts.append(Draft(op, path, base_blob=str(entry.id), diff=unified(path, old_clean, new)))
-            edited = str(pygit2.hash(raw)) if raw is not None else None
+            edited = str(pygit2.hash(now)) if now is not None else None
             out.restores.append(_restore_to(repo, path, old, edited, entry.filemode))
     if staged:
         raise UsageError(

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from curator import faults
 from curator.errors import GitLocked
 from curator.fsutil import fsync_dir, remove_file
+from curator.vault import git
 from curator.vault.discover import Vault
 
 NEW = "curator-index.new"
@@ -82,7 +83,7 @@ def update(
             if path in index:
                 index.remove(path)
         else:
-            index.add(pygit2.IndexEntry(path, pygit2.Oid(hex=entry[0]), entry[1]))
+            index.add(git.index_entry(path, entry[0], entry[1]))
     index.write()  # libgit2 locks curator-index.new.lock here: a name of Curator's own
     with open(new, "rb") as f:
         os.fsync(f.fileno())

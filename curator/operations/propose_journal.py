@@ -17,6 +17,7 @@ from curator.fsutil import remove_file
 from curator.operations import journal as store
 from curator.operations import worktree
 from curator.proposals.layout import PROPOSALS_DIR
+from curator.vault import git
 from curator.vault.discover import Vault
 from curator.vault.paths import escape_reason, unsafe_reason
 
@@ -41,7 +42,7 @@ def restore_bytes(vault: Vault, r: Restore) -> bytes:
     if r.data is not None:
         return r.data
     assert r.restore is not None
-    return bytes(vault.repo[r.restore].data)
+    return git.blob(vault.repo, r.restore)
 
 
 def _real_proposals_dir(vault: Vault) -> str | None:

@@ -17,6 +17,7 @@ The merge is ``merge3`` (the 3-way merge of bzr and breezy), not hand-written.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import pygit2
 
@@ -78,7 +79,8 @@ def merge_text(path: str, base: str, current: str, post: str) -> tuple[str | Non
     m = merge3.Merge3(base_l, cur_l, post_l)
     out: list[str] = []
     conflicts: list[MergeConflict] = []
-    for region in m.merge_regions():
+    regions: list[tuple[Any, ...]] = list(m.merge_regions())  # merge3 yields tuples of varying length
+    for region in regions:
         kind = region[0]
         if kind == "unchanged":
             out.extend(base_l[region[1] : region[2]])

@@ -67,7 +67,7 @@ def parse_author(text: str) -> Author:
     kind, sep, name = text.partition(":")
     if not sep or kind not in ("agent", "human", "librarian") or not name.strip():
         raise UsageError(f"--author must be kind:name with kind agent, human or librarian, not {text!r}")
-    return Author(kind=kind, name=name.strip())
+    return Author.model_validate({"kind": kind, "name": name.strip()})
 
 
 def default_author(vault: Vault) -> Author:
@@ -106,7 +106,7 @@ def _yaml_text(manifest: Manifest) -> bytes:
         fast.width = 4096
         fast.default_flow_style = False
         fast.allow_unicode = True
-        fast.sort_base_mapping_type_on_output = False
+        fast.sort_base_mapping_type_on_output = False  # type: ignore[assignment]  # ruamel declares it None
         fast.dump({"changes": changes}, buf)
     return buf.getvalue().encode("utf-8")
 
@@ -131,7 +131,7 @@ def build(
         author=author,
         created=clock.iso(),
         base=base,
-        changes=[Change(op=d.op, path=d.path, kp_id=d.kp_id, base_blob=d.base_blob) for d in drafts],
+        changes=[Change.model_validate({"op": d.op, "path": d.path, "kp_id": d.kp_id, "base_blob": d.base_blob}) for d in drafts],
         supersedes=supersedes,
     )
     p = store.ProposalDir(ulid, f"{PROPOSALS_DIR}/{ulid}")

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from curator import output
 from curator.errors import WriteRefused
 from curator.fsutil import remove_file, tmp_leftovers, write_atomic, write_many
+from curator.vault import git
 from curator.vault.discover import Vault
 from curator.vault.paths import UnsafePath, checked_join
 
@@ -26,7 +27,7 @@ def _file_mode(mode: int) -> int | None:
 def blob_bytes(vault: Vault, oid: str | None) -> bytes | None:
     if oid is None:
         return None
-    return bytes(vault.repo[oid].data)
+    return git.blob(vault.repo, oid)
 
 
 def current_blob(vault: Vault, path: str) -> str | None:

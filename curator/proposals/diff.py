@@ -12,7 +12,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import unidiff
+from unidiff.errors import UnidiffParseError
+from unidiff.patch import PatchSet
 
 _HUNK_RE = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
 _ESCAPES = {"a": "\a", "b": "\b", "t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
@@ -159,8 +160,8 @@ def _header(fp: FilePatch, section: str) -> None:
 
 def _hunks(fp: FilePatch, section: str) -> None:
     try:
-        patch = unidiff.PatchSet(io.StringIO(section))
-    except unidiff.UnidiffParseError as e:
+        patch = PatchSet(io.StringIO(section))
+    except UnidiffParseError as e:
         raise DiffError(f"malformed or truncated diff for {fp.path}: {e}", fp.first_line) from None
     if len(patch) != 1:
         raise DiffError(f"cannot read the diff section for {fp.path}", fp.first_line)
@@ -286,8 +287,8 @@ def parse_input(text: str, existing: Callable[[str], str | None] | None = None) 
     if any(ln.startswith("diff --git ") for ln in text.splitlines()):
         return parse(text)
     try:
-        patchset = unidiff.PatchSet(io.StringIO(text))
-    except unidiff.UnidiffParseError as e:
+        patchset = PatchSet(io.StringIO(text))
+    except UnidiffParseError as e:
         raise DiffError(f"not a unified diff: {e}", 1) from None
     if not len(patchset):
         if text.strip():

@@ -68,7 +68,7 @@ def cosine(a: bytes, b: bytes) -> float:
     dot = sum(x * y for x, y in zip(va, vb, strict=True))
     na = math.sqrt(sum(x * x for x in va)) or 1.0
     nb = math.sqrt(sum(y * y for y in vb)) or 1.0
-    return dot / (na * nb)
+    return float(dot / (na * nb))
 
 
 def mmr(

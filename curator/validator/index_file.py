@@ -104,7 +104,7 @@ class IndexCandidate:
         # libgit2 diffs any index against the work tree (git_diff_index_to_workdir takes both);
         # pygit2 only binds an Index to a repository through repo.index, which is never
         # GIT_INDEX_FILE's. The diff reads; with no UPDATE_INDEX flag it writes nothing.
-        self.index._repo = self.repo
+        self.index._repo = self.repo  # type: ignore[assignment]  # pygit2 declares the field None
         differs: set[str] = set()
         for delta in self.index.diff_to_workdir().deltas:
             differs.add(delta.old_file.path)

@@ -26,6 +26,7 @@ from curator.proposals.trailers import decision_of
 from curator.validator import id_cache
 from curator.validator.index_file import staged_index
 from curator.validator.state import GITLINK, RepoState
+from curator.vault import git
 from curator.vault import kp_id as kp_id_reader
 from curator.vault.identity import is_ulid
 from curator.vault.paths import is_note_path
@@ -84,9 +85,9 @@ class TreeCandidate:
             prefix, tree = stack.pop()
             for e in tree:
                 if e.type_str == "tree":
-                    stack.append((f"{prefix}{e.name}/", self.repo[e.id]))
+                    stack.append((f"{prefix}{e.name}/", git.tree(self.repo, e.id)))
                 else:
-                    out.append((prefix + e.name, str(e.id), int(e.filemode)))
+                    out.append((prefix + str(e.name), str(e.id), int(e.filemode)))
         return out
 
     same_on_disk: frozenset[str] = frozenset()  # a commit's tree has no work tree
@@ -253,9 +254,9 @@ class TreeState(RepoState):
             if path not in changed:
                 found.setdefault(kp_id, []).append(path)
         for path in self.changed:
-            kp_id = self._blob_kp_id(path) if wanted(path) else None
-            if kp_id:
-                found.setdefault(kp_id, []).append(path)
+            changed_id = self._blob_kp_id(path) if wanted(path) else None
+            if changed_id:
+                found.setdefault(changed_id, []).append(path)
         for paths in found.values():
             paths.sort()
         return found
@@ -340,11 +341,12 @@ def commit_state(vault: Vault, commit: pygit2.Commit) -> TreeState:
     repo = vault.repo
     tree = commit.tree
     candidate = TreeCandidate(repo, tree)
+    parent: pygit2.Tree | None = None
     if commit.parents:
-        parent: pygit2.Tree | None = commit.parents[0].tree
+        parent = commit.parents[0].tree
         changed = _delta_paths(parent.diff_to_tree(tree))
     else:
-        parent, changed = None, candidate.paths()
+        changed = candidate.paths()
     settings = settings_mod.parse(_bytes_of(repo, candidate.entry(".kp/config.yaml")))
     name = f"commit {str(commit.id)[:12]}"
     return TreeState(vault, settings, candidate, changed, parent, name=name, decision=decision_of(commit.message))
@@ -353,7 +355,7 @@ def commit_state(vault: Vault, commit: pygit2.Commit) -> TreeState:
 def _bytes_of(repo: pygit2.Repository, entry: tuple[str, int] | None) -> bytes:
     if entry is None or not stat.S_ISREG(entry[1]):
         return b""
-    return bytes(repo[entry[0]].data)
+    return git.blob(repo, entry[0])
 
 
 def _delta_paths(diff: pygit2.Diff) -> list[str]:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from curator.errors import UsageError
 from curator.proposals.filters import clean
 from curator.settings import Settings
+from curator.vault import git
 from curator.vault import kp_id as kp_id_reader
 from curator.vault.discover import Vault
 from curator.vault.paths import is_note_path, symlink_on_path
@@ -115,13 +116,7 @@ class RepoState:
     def blob(self, oid: str) -> bytes | None:
         if oid in self.pending_blobs:
             return self.pending_blobs[oid]
-        try:
-            obj = self.repo.get(oid)
-        except (ValueError, KeyError):
-            return None
-        if obj is None or obj.type_str != "blob":
-            return None
-        return bytes(obj.data)
+        return git.blob_or_none(self.repo, oid)
 
     def has_commit(self, oid: str) -> bool:
         try:
@@ -177,9 +172,10 @@ class RepoState:
         import pygit2
 
         try:
-            return self.repo.index
+            index: pygit2.Index = self.repo.index
         except pygit2.GitError:
             return None
+        return index
 
     def gitlink_on_path(self, path: str) -> str | None:
         """The first component of ``path`` (itself included) that is a submodule: a gitlink in the

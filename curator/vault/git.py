@@ -1,0 +1,63 @@
+"""Typed reads of the vault's git objects, for the modules that read blobs, trees and commits.
+
+pygit2 types ``repo[oid]`` as a plain ``Object``; each helper here says what it expects
+and checks it, so a tree where a blob should be is a ``KeyError`` (as for a missing id),
+never an ``AttributeError`` deep in a caller. pygit2 itself is imported by the callers
+that already hold a repository (it is 140 ms of start-up, which the stat walk avoids).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pygit2
+
+
+def blob(repo: pygit2.Repository, oid: str | pygit2.Oid) -> bytes:
+    """The bytes of blob ``oid``; KeyError when there is no such blob."""
+    import pygit2
+
+    obj = repo[oid]
+    if not isinstance(obj, pygit2.Blob):
+        raise KeyError(str(oid))
+    return bytes(obj.data)
+
+
+def blob_or_none(repo: pygit2.Repository, oid: str | None) -> bytes | None:
+    """``blob``, or None for no id, an unknown id or an object that is not a blob."""
+    import pygit2
+
+    if oid is None:
+        return None
+    try:
+        obj = repo.get(oid)
+    except (ValueError, KeyError):
+        return None
+    return bytes(obj.data) if isinstance(obj, pygit2.Blob) else None
+
+
+def tree(repo: pygit2.Repository, oid: str | pygit2.Oid) -> pygit2.Tree:
+    import pygit2
+
+    obj = repo[oid]
+    if not isinstance(obj, pygit2.Tree):
+        raise KeyError(str(oid))
+    return obj
+
+
+def commit(repo: pygit2.Repository, oid: str | pygit2.Oid) -> pygit2.Commit:
+    import pygit2
+
+    obj = repo[oid]
+    if not isinstance(obj, pygit2.Commit):
+        raise KeyError(str(oid))
+    return obj
+
+
+def index_entry(path: str, oid: str, mode: int) -> pygit2.IndexEntry:
+    """An index entry for ``path`` at blob ``oid`` with git file ``mode`` (0o100644 and the like)."""
+    import pygit2
+    from pygit2.enums import FileMode
+
+    return pygit2.IndexEntry(path, pygit2.Oid(hex=oid), FileMode(mode))
