@@ -198,7 +198,7 @@ def test_the_stored_diff_never_reads_through_a_symlink(
 def test_the_queue_leaves_a_proposal_to_its_running_preflight(vault: GitVault, monkeypatch: pytest.MonkeyPatch) -> None:
     first = _reword(vault, "Second line.", "Second row.", "First", 1)
     second = _reword(vault, "Third line.", "Third row.", "Second", 2)
-    import curator.validator as validator
+    from curator.validator import verdict as validator
 
     seen: list[str] = []
     validate = validator.validate_proposal
