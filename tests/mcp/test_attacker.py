@@ -122,11 +122,6 @@ def evil_name(vault: GitVault, lexical: None) -> GitVault:
     return vault
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a file name holding a newline is indexed: kp_search prints it raw in the cite line outside "
-    "<vault-data>; kp_read and kp_relate refuse it (control characters) in an error that prints it raw",
-)
 def test_a_file_name_with_a_newline_never_reaches_the_agent_unframed(evil_name: GitVault) -> None:
     async def scenario() -> list[tuple[str, Any]]:
         got = []
@@ -147,10 +142,6 @@ def test_a_file_name_with_a_newline_never_reaches_the_agent_unframed(evil_name: 
         assert not any(re.search(r"[\x00-\x1f\x7f]", p) for p in paths), paths
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="`curator index` indexes a file whose name holds a newline instead of skipping it by name",
-)
 def test_curator_index_skips_a_file_name_with_a_control_character_and_names_it(evil_name: GitVault) -> None:
     r = run_process("--vault", evil_name.root, "index")
     assert r.returncode == 0, r.stderr
