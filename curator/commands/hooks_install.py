@@ -14,6 +14,7 @@ import contextlib
 import os
 import re
 import shlex
+import subprocess
 import sys
 from importlib import resources
 
@@ -30,13 +31,37 @@ _EXTENSION_GLOB = re.compile(r"^\*\.([A-Za-z0-9_+-]+)$")
 
 
 def _hooks_dir(vault: Vault) -> str:
+    """Where git runs this repository's hooks from: what ``git rev-parse --git-path hooks`` says
+    (``core.hooksPath``, else the common git directory's ``hooks/``). A linked worktree's own git
+    directory (``.git/worktrees/NAME``) is never it: git runs no hook from there."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", vault.root, "rev-parse", "--path-format=absolute", "--git-path", "hooks"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        done = None
+    if done is not None and done.returncode == 0 and done.stdout.strip():
+        return done.stdout.strip()
     try:
         configured = vault.repo.config["core.hooksPath"]
     except KeyError:
         configured = None
     if configured:
         return configured if os.path.isabs(configured) else os.path.join(vault.root, configured)
-    return os.path.join(vault.git_dir, "hooks")
+    return os.path.join(_common_dir(vault.git_dir), "hooks")
+
+
+def _common_dir(git_dir: str) -> str:
+    """The repository's common git directory: a linked worktree's ``commondir`` file names it."""
+    try:
+        with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as f:
+            common = f.read().strip()
+    except OSError:
+        return git_dir
+    return os.path.normpath(os.path.join(git_dir, common))
 
 
 def notes_pattern(include: tuple[str, ...]) -> str:
@@ -127,4 +152,5 @@ def run(app: App, force: bool, python: str | None = None) -> int:
         for name in kept:
             output.line(f"up to date {output.escape(os.path.join(target, name))}")
         output.line(f"the hooks run Curator with {output.escape(interpreter)}")
+        output.line(f"git runs them from {output.escape(target)} (`git rev-parse --git-path hooks`)")
     return 0
