@@ -1,4 +1,4 @@
-"""Reading proposal directories as they are on disk, without trusting them.
+"""Reading a proposal folder without trusting it: the one reader, for a folder on disk or in git.
 
 Sizes come from ``stat`` before any read: a file over ``max_file`` is not read, and
 once the proposal's files add up past ``max_total`` no further file is read (the
@@ -12,9 +12,10 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from curator.proposals.layout import DIFF, EVENTS, FILES, KNOWN, MANIFEST, PROPOSALS_DIR
+from curator.proposals.layout import DIFF, FILES, KNOWN, MANIFEST, PROPOSALS_DIR
+from curator.vault.paths import symlink_on_path
 
 # Reading stops here: a proposal directory is untrusted input.
 READ_CAP = 64 * 1024 * 1024
@@ -43,12 +44,147 @@ class ProposalDir:
     exists: bool = True
 
 
-def _read(path: str, size: int, cap: int) -> bytes | None:
-    if size > cap:
+@dataclass(frozen=True)
+class Item:
+    """One entry under a proposal folder that is not a folder itself."""
+
+    rel: str
+    """Its path inside the proposal folder: ``proposal.yaml``, ``files/notes/a.md``."""
+    kind: str
+    """``file``, ``link`` (a symlink), ``folder`` (on disk only: a git tree has no empty folders) or
+    ``other`` (a fifo, a socket, a submodule)."""
+    size: int = 0
+
+
+class Folder(Protocol):
+    """A proposal folder wherever it is: on disk (``DiskFolder``), or in a git tree or index
+    (``validator.staged``'s). ``read`` loads whichever ``ProposalDir`` it holds, by one set of rules."""
+
+    def state(self) -> str:
+        """``missing``, ``folder``, or ``not-a-folder`` (a file or a symlink where the folder should be)."""
+        ...
+
+    def items(self) -> list[Item]:
+        """Every entry under the folder, sorted by ``rel``."""
+        ...
+
+    def data(self, item: Item, cap: int) -> bytes | None:
+        """The file's bytes, or None when it holds more than ``cap`` (nothing past it is read)."""
+        ...
+
+
+def read(folder: Folder, ulid: str, *, max_file: int = READ_CAP, max_total: int = READ_CAP) -> ProposalDir:
+    """The proposal ``ulid`` as ``folder`` holds it, without trusting it.
+
+    Symlinks are named (never followed), anything the format does not know is named
+    (``unexpected``), and files are read within the budget: a file over ``max_file`` is not
+    read, and once the files add up past ``max_total`` no further file under ``files/`` is."""
+    rel_dir = f"{PROPOSALS_DIR}/{ulid}"
+    p = ProposalDir(ulid, rel_dir)
+    state = folder.state()
+    if state == "missing":
+        p.exists = False
+        return p
+    if state != "folder":
+        p.symlinks.append(rel_dir)
+        return p
+    budget = _Budget(min(max_file, READ_CAP), min(max_total, READ_CAP))
+    unexpected: set[str] = set()
+    for item in folder.items():
+        top, _, below = item.rel.partition("/")
+        if item.kind == "folder":
+            if top != FILES and top not in unexpected:
+                unexpected.add(top)
+                p.unexpected.append(top)
+            continue
+        if item.kind == "link" and (not below or top == FILES):
+            p.symlinks.append(f"{rel_dir}/{item.rel}")
+            continue
+        if top not in KNOWN or item.kind != "file" or (top != FILES and below) or (top == FILES and not below):
+            name = f"{FILES}/{below}" if top == FILES and below else top
+            if name not in unexpected:
+                unexpected.add(name)
+                p.unexpected.append(name)
+            continue
+        if top == FILES:
+            cap = budget.cap(p)
+            p.total_bytes += item.size
+            p.files[below] = StoredFile(item.size, folder.data(item, cap) if item.size <= cap else None)
+            continue
+        p.total_bytes += item.size
+        cap = max(budget.max_total, budget.max_file)
+        raw = folder.data(item, cap) if item.size <= cap else None
+        if top == MANIFEST:
+            p.manifest = raw
+        elif top == DIFF:
+            p.diff = raw
+        else:
+            p.events = raw
+    p.symlinks = sorted(set(p.symlinks))
+    return p
+
+
+class DiskFolder:
+    """A proposal folder in the work tree (or a staging copy of one): read with ``lstat`` and
+    ``O_NOFOLLOW``, so a symlink on the way is named, never followed."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def state(self) -> str:
+        try:
+            st = os.lstat(self.path)
+        except (FileNotFoundError, NotADirectoryError):
+            return "missing"
+        return "folder" if stat.S_ISDIR(st.st_mode) else "not-a-folder"
+
+    def items(self) -> list[Item]:
+        found: list[Item] = []
+        stack = [""]
+        while stack:
+            prefix = stack.pop()
+            try:
+                entries = list(os.scandir(os.path.join(self.path, prefix) if prefix else self.path))
+            except OSError:
+                continue
+            for entry in entries:
+                rel = f"{prefix}{entry.name}"
+                if entry.is_symlink():
+                    found.append(Item(rel, "link"))
+                elif entry.is_dir(follow_symlinks=False):
+                    found.append(Item(rel, "folder"))
+                    stack.append(rel + "/")
+                elif entry.is_file(follow_symlinks=False):
+                    found.append(Item(rel, "file", entry.stat(follow_symlinks=False).st_size))
+                else:
+                    found.append(Item(rel, "other"))
+        return sorted(found, key=lambda i: i.rel)
+
+    def data(self, item: Item, cap: int) -> bytes | None:
+        return read_capped(os.path.join(self.path, *item.rel.split("/")), cap)
+
+    def file(self, rel: str, cap: int) -> bytes | None:
+        """One file of the folder by name (``proposal.yaml``, ``files/a.md``), None when it is not a
+        regular file reached without a symlink, or holds more than ``cap``."""
+        if self.state() != "folder" or symlink_on_path(self.path, rel):
+            return None
+        return read_capped(os.path.join(self.path, *rel.split("/")), cap)
+
+
+def read_capped(path: str, cap: int) -> bytes | None:
+    """A regular file's bytes (never through a symlink at its name), None past ``cap`` or on any error.
+
+    Capped at the read itself (``cap`` + 1 bytes), so a file that grew after its ``stat`` is
+    still never read whole."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
         return None
-    with open(path, "rb") as f:
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            return None
         data = f.read(cap + 1)
-    return None if len(data) > cap else data
+    return data if len(data) <= cap else None
 
 
 @dataclass
@@ -61,6 +197,10 @@ class _Budget:
         return -1 if p.total_bytes > self.max_total else self.max_file
 
 
+def folder_of(vault_root: str, ulid: str) -> DiskFolder:
+    return DiskFolder(os.path.join(vault_root, PROPOSALS_DIR, ulid))
+
+
 def load(
     vault_root: str, ulid: str, folder: str | None = None, *, max_file: int = READ_CAP, max_total: int = READ_CAP
 ) -> ProposalDir:
@@ -68,64 +208,13 @@ def load(
 
     Pass the vault's ``limits`` as ``max_file`` and ``max_total``: nothing past them is read.
     """
-    rel_dir = f"{PROPOSALS_DIR}/{ulid}"
-    base = folder or os.path.join(vault_root, PROPOSALS_DIR, ulid)
-    budget = _Budget(min(max_file, READ_CAP), min(max_total, READ_CAP))
-    p = ProposalDir(ulid, rel_dir)
-    try:
-        st = os.lstat(base)
-    except FileNotFoundError:
-        p.exists = False
-        return p
-    if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
-        p.symlinks.append(rel_dir)
-        return p
-    for entry in sorted(os.scandir(base), key=lambda e: e.name):
-        if entry.is_symlink():
-            p.symlinks.append(f"{rel_dir}/{entry.name}")
-            continue
-        if entry.name not in KNOWN:
-            p.unexpected.append(entry.name)
-            continue
-        if entry.name == FILES:
-            if not entry.is_dir(follow_symlinks=False):
-                p.unexpected.append(entry.name)
-                continue
-            _load_files(p, entry.path, "", budget)
-            continue
-        if not entry.is_file(follow_symlinks=False):
-            p.unexpected.append(entry.name)
-            continue
-        size = entry.stat(follow_symlinks=False).st_size
-        p.total_bytes += size
-        data = _read(entry.path, size, max(budget.max_total, budget.max_file))
-        if entry.name == MANIFEST:
-            p.manifest = data
-        elif entry.name == DIFF:
-            p.diff = data
-        elif entry.name == EVENTS:
-            p.events = data
-    return p
+    disk = DiskFolder(folder) if folder else folder_of(vault_root, ulid)
+    return read(disk, ulid, max_file=max_file, max_total=max_total)
 
 
 def load_within(vault_root: str, ulid: str, limits: Any) -> ProposalDir:
     """``load`` with the vault's ``limits`` (``settings.limits``)."""
     return load(vault_root, ulid, max_file=limits.max_file_bytes, max_total=limits.max_proposal_bytes)
-
-
-def _load_files(p: ProposalDir, folder: str, prefix: str, budget: _Budget) -> None:
-    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-        rel = f"{prefix}{entry.name}"
-        if entry.is_symlink():
-            p.symlinks.append(f"{p.rel_dir}/{FILES}/{rel}")
-        elif entry.is_dir(follow_symlinks=False):
-            _load_files(p, entry.path, rel + "/", budget)
-        elif entry.is_file(follow_symlinks=False):
-            size = entry.stat(follow_symlinks=False).st_size
-            p.total_bytes += size
-            p.files[rel] = StoredFile(size, _read(entry.path, size, budget.cap(p)))
-        else:
-            p.unexpected.append(f"{FILES}/{rel}")
 
 
 def list_ids(vault_root: str) -> list[str]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import stat
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from curator.proposals import store
 from curator.proposals.layout import DIFF, EVENTS, FILES, MANIFEST, PROPOSALS_DIR
 from curator.validator.state import RepoState
 from curator.vault.discover import Vault
-from curator.vault.paths import escape_reason, symlink_on_path
+from curator.vault.paths import escape_reason
 
 if TYPE_CHECKING:
     from curator.proposals.events import Event
@@ -138,36 +137,8 @@ _large: dict[str, tuple[bytes, dict[str, Any] | None]] = {}
 _large_lock = threading.Lock()
 
 
-def _read_capped(path: str, cap: int) -> bytes | None:
-    """A regular file's bytes (never through a symlink), or None past ``cap`` or on any error."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            return None
-        data = f.read(cap + 1)
-    return data if len(data) <= cap else None
-
-
-def _stored_file(folder: str, rel: str, cap: int) -> bytes | None:
-    """A file under the proposal's files/, read only when no part of its path is a symlink."""
-    try:
-        if symlink_on_path(folder, f"{FILES}/{rel}"):
-            return None
-    except OSError:
-        return None
-    return _read_capped(os.path.join(folder, FILES, rel), cap)
-
-
-def _folder(vault: Vault, ulid: str) -> str | None:
-    """The proposal's folder, when it is a real folder (not a symlink)."""
-    path = os.path.join(vault.root, PROPOSALS_DIR, ulid)
-    try:
-        return path if stat.S_ISDIR(os.lstat(path).st_mode) else None
-    except OSError:
-        return None
+def _folder(vault: Vault, ulid: str) -> store.DiskFolder:
+    return store.folder_of(vault.root, ulid)
 
 
 def list_queue(vault: Vault) -> list[tuple[str, bool]]:
@@ -181,8 +152,7 @@ def read_manifest(vault: Vault, ulid: str, cap: int = MANIFEST_CAP) -> dict[str,
     No pydantic here (a third of a second to import): the row only shows the title, author,
     age and number of files, each checked for its type and made visible; the validator's
     reading replaces it."""
-    folder = _folder(vault, ulid)
-    raw = _read_capped(os.path.join(folder, MANIFEST), cap) if folder else None
+    raw = _folder(vault, ulid).file(MANIFEST, cap)
     if raw is None:
         return None
     if len(raw) <= MANIFEST_CAP:
@@ -259,7 +229,7 @@ def stored_changes(
 
     folder = _folder(vault, ulid)
     limits = settings.limits
-    raw = _read_capped(os.path.join(folder, DIFF), limits.max_proposal_bytes) if folder else None
+    raw = folder.file(DIFF, limits.max_proposal_bytes)
     data = read_manifest(vault, ulid, limits.max_proposal_bytes)
     manifest, _problems = parse_manifest(data) if data is not None else (None, [])
     if manifest is None:
@@ -281,8 +251,7 @@ def stored_changes(
         if escape_reason(change.path):
             view.readable = False
         elif change.op == "create":
-            assert folder is not None
-            view.new_bytes = _stored_file(folder, change.path, limits.max_file_bytes)
+            view.new_bytes = folder.file(f"{FILES}/{change.path}", limits.max_file_bytes)
         else:
             view.patch = by_path.get(change.path)
     return views, len(manifest.changes) - len(views)

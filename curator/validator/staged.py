@@ -20,8 +20,9 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Protocol
 
 from curator import settings as settings_mod
-from curator.proposals.layout import FILES, KNOWN, PROPOSALS_DIR, owner_of
-from curator.proposals.store import READ_CAP, ProposalDir, StoredFile
+from curator.proposals import store
+from curator.proposals.layout import PROPOSALS_DIR, owner_of
+from curator.proposals.store import ProposalDir
 from curator.proposals.trailers import decision_of
 from curator.validator import id_cache
 from curator.validator.index_file import staged_index
@@ -271,49 +272,43 @@ class TreeState(RepoState):
         return [p for p in self.kp_ids.get(kp_id, []) if p != besides and self._blob_kp_id(p) == kp_id]
 
 
+class TreeFolder:
+    """A proposal folder as the candidate tree holds it (the git index, or a commit's tree): the
+    ``proposals.store.Folder`` the one reader reads."""
+
+    def __init__(self, state: TreeState, rel_dir: str) -> None:
+        self.tree, self.rel_dir = state, rel_dir
+
+    def state(self) -> str:
+        if self.tree.entries.entry(self.rel_dir) is not None:
+            return "not-a-folder"  # a file (or a link) where the folder should be
+        return "folder" if self.tree.under(self.rel_dir) else "missing"
+
+    def items(self) -> list[store.Item]:
+        found = []
+        for path in self.tree.under(self.rel_dir):
+            oid, mode = self.tree.entries.entry(path) or ("", 0)
+            rel = path[len(self.rel_dir) + 1 :]
+            if mode == LINK:
+                found.append(store.Item(rel, "link"))
+            elif stat.S_ISREG(mode):
+                found.append(store.Item(rel, "file", self.tree.size(oid)))
+            else:
+                found.append(store.Item(rel, "other"))
+        return found
+
+    def data(self, item: store.Item, cap: int) -> bytes | None:
+        oid = self.tree._regular(f"{self.rel_dir}/{item.rel}")
+        if oid is None or self.tree.size(oid) > cap:
+            return None
+        return self.tree.blob(oid)
+
+
 def load_proposal(state: TreeState, ulid: str) -> ProposalDir:
-    """Proposal ``ulid`` as the candidate holds it, with ``store.load``'s rules for what counts."""
-    rel_dir = f"{PROPOSALS_DIR}/{ulid}"
-    p = ProposalDir(ulid, rel_dir)
-    own = state.entries.entry(rel_dir)
-    if own is not None:
-        p.symlinks.append(rel_dir)  # a file (or link) where the folder should be
-        return p
-    paths = state.under(rel_dir)
-    if not paths:
-        p.exists = False
-        return p
-    seen_unexpected: set[str] = set()
+    """Proposal ``ulid`` as the candidate holds it, read by the one proposal reader."""
     limits = state.settings.limits
-    max_file, max_total = min(limits.max_file_bytes, READ_CAP), min(limits.max_proposal_bytes, READ_CAP)
-    for path in paths:
-        rest = path[len(rel_dir) + 1 :]
-        top, _, below = rest.partition("/")
-        oid, mode = state.entries.entry(path) or ("", 0)
-        if mode == LINK and (not below or top == FILES):
-            p.symlinks.append(path)
-            continue
-        if top not in KNOWN or mode == GITLINK or (top != FILES and below) or (top == FILES and not below):
-            name = top if top != FILES or not below else f"{FILES}/{below}"
-            if name not in seen_unexpected:
-                seen_unexpected.add(name)
-                p.unexpected.append(name)
-            continue
-        # store.load's budget: sizes before reads, nothing past the vault's limits.
-        size = state.size(oid)
-        cap = (-1 if p.total_bytes > max_total else max_file) if top == FILES else max(max_total, max_file)
-        p.total_bytes += size
-        data = state.blob(oid) if size <= cap else None
-        if top == FILES:
-            p.files[below] = StoredFile(size, data)
-        elif top == "proposal.yaml":
-            p.manifest = data
-        elif top == "changes.diff":
-            p.diff = data
-        else:
-            p.events = data
-    p.symlinks = sorted(set(p.symlinks))
-    return p
+    folder = TreeFolder(state, f"{PROPOSALS_DIR}/{ulid}")
+    return store.read(folder, ulid, max_file=limits.max_file_bytes, max_total=limits.max_proposal_bytes)
 
 
 def staged_state(vault: Vault) -> TreeState:
