@@ -2,7 +2,8 @@
 translated into nine languages (benchmarks/multilingual/), this checkout beside another.
 
     python benchmarks/multilingual.py [--modes lexical,vector,hybrid] [--json] [--per-query]
-        [--save FILE] [--peer DIR] [--model DIR --dims N] [--embedder none] [--languages]
+        [--save FILE] [--peer DIR] [--model DIR --dims N] [--embedder none] [--batch-size N]
+        [--languages]
 
 The vault is copied into a temporary git repository (git init, one commit) and indexed with
 ``curator index`` into an index folder outside it; then each query of
@@ -22,7 +23,9 @@ REV | tar -x -C DIR``) as a subprocess of this script with PYTHONPATH=DIR, from 
 folder, on its own copy of the vault and its own index, and prints the two side by side.
 ``--model DIR --dims N`` writes ``embedder.model`` and ``embedder.dims`` into the vault's
 ``.kp/config.yaml`` (a sentence-transformers model folder); ``--embedder`` sets
-CURATOR_EMBEDDER for the run; ``--languages`` also sets ``index.languages`` to each language's
+CURATOR_EMBEDDER for the run (``openai`` takes its endpoint from CURATOR_EMBED_BASE_URL,
+CURATOR_EMBED_MODEL and CURATOR_EMBED_DIMS, as ``curator`` does); ``--batch-size`` writes
+``embedder.batch_size`` (a slow endpoint needs smaller requests); ``--languages`` also sets ``index.languages`` to each language's
 folder, so notes are stemmed by their own language's rules (by default the vault says nothing,
 as most vaults do, and every note is taken as English).
 """
@@ -70,9 +73,11 @@ def make_vault(args: argparse.Namespace) -> Path:
     """The vault as a fresh git repository in a temporary folder, with the run's config."""
     vault = Path(tempfile.mkdtemp(prefix="curator-multilingual-")) / "vault"
     shutil.copytree(DATA / "vault", vault)
-    config = {}
+    config: dict[str, dict] = {}
     if args.model:
         config["embedder"] = {"model": os.path.abspath(args.model), "dims": args.dims}
+    if args.batch_size:
+        config.setdefault("embedder", {})["batch_size"] = args.batch_size
     if args.languages:
         config["index"] = {"languages": {f"{code}/": code for code in LANGUAGES}}
     if config:
@@ -186,7 +191,14 @@ def embedder_of(result: dict) -> str:
 
 def print_tables(sides: list[tuple[str, dict, dict]]) -> None:
     for name, result, _ in sides:
-        print(f"{name}: {result['curator']}  embedder {embedder_of(result)}  index {result['index']['seconds']}s")
+        status = result.get("status") or {}
+        print(
+            f"{name}: {result['curator']}  embedder {embedder_of(result)}  index {result['index']['seconds']}s"
+            f"  ({result['index']['output']})"
+        )
+        if status.get("pending_embeddings"):
+            # Passages without vectors are still found lexically, never by the vector leg.
+            print(f"  warning: {status['pending_embeddings']} passages were left without vectors")
     order = [*LANGUAGES, "all"]
     metrics = ("hit@1", "hit@5", "mrr@10", "other@1")
     for mode in sides[0][2]:
@@ -231,6 +243,8 @@ def run_peer(args: argparse.Namespace, peer: str) -> dict:
         cmd += ["--model", os.path.abspath(args.model), "--dims", str(args.dims)]
     if args.embedder:
         cmd += ["--embedder", args.embedder]
+    if args.batch_size:
+        cmd += ["--batch-size", str(args.batch_size)]
     if args.languages:
         cmd += ["--languages"]
     cmd += ["--checkout", os.path.abspath(peer)]
@@ -254,6 +268,7 @@ def main() -> None:
     ap.add_argument("--model", help="a sentence-transformers model folder for embedder.model")
     ap.add_argument("--dims", type=int, help="its vector size (embedder.dims); needed with --model")
     ap.add_argument("--embedder", help="CURATOR_EMBEDDER for the run (local, none, ...)")
+    ap.add_argument("--batch-size", type=int, help="embedder.batch_size (passages a request)")
     ap.add_argument("--languages", action="store_true", help="set index.languages to each language's folder")
     ap.add_argument("--worker", help=argparse.SUPPRESS)  # a peer run: write the result here
     ap.add_argument("--checkout", help=argparse.SUPPRESS)  # the peer's checkout, first on sys.path
