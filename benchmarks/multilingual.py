@@ -8,9 +8,9 @@ translated into nine languages (benchmarks/multilingual/), this checkout beside 
 The vault is copied into a temporary git repository (git init, one commit) and indexed with
 ``curator index`` into an index folder outside it; then each query of
 ``multilingual/queries.jsonl`` is run in each mode as ``curator search QUERY --json --mode MODE
---k 10``. Only the command line is used, driven in-process through ``curator.main.main`` with
-stdout captured, so the embedding model is loaded once per process and the figures measure what
-a person typing the command gets.
+--k 10``. Only the command line is used, driven in-process as ``python -m curator`` runs it,
+with stdout captured, so the embedding model is loaded once per process and the figures measure
+what a person typing the command gets.
 
 A query's hits are reduced to their notes (first passage wins) and scored against
 ``multilingual/qrels.tsv``: hit@1 and hit@5 (a judged page at rank 1, in the top 5), MRR@10
@@ -37,6 +37,7 @@ import contextlib
 import io
 import json
 import os
+import runpy
 import shutil
 import statistics
 import subprocess
@@ -92,15 +93,22 @@ def make_vault(args: argparse.Namespace) -> Path:
 
 
 def curator(argv: list[str]) -> tuple[int, str, str]:
-    """``curator ARGV`` in this process: exit code, stdout, stderr."""
-    from curator.main import main
+    """``curator ARGV`` in this process: exit code, stdout, stderr.
 
+    Run as ``python -m curator`` runs it (its ``__main__``), the one entry point that stays
+    put while the modules behind it move; every module it imports stays loaded for the next
+    command, the embedding model included."""
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(argv)
-        except SystemExit as e:  # a command that exits rather than returning its code
-            code = e.code if isinstance(e.code, int) else 1
+    saved = sys.argv
+    sys.argv = ["curator", *argv]
+    code = 0
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            runpy.run_module("curator", run_name="__main__", alter_sys=False)
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    finally:
+        sys.argv = saved
     return code, out.getvalue(), err.getvalue()
 
 
