@@ -12,9 +12,6 @@ from tests.gate_kit import REGION_LINES, hash_object, new_vault, region_note
 from tests.mcp.harness import connect, ok
 
 
-@pytest.mark.xfail(
-    strict=True, reason="KP004 numbers a hunk from its header, the hunk engine applies it where its lines match"
-)
 def test_a_hunk_whose_header_lies_is_judged_where_it_applies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CURATOR_EMBEDDER", "none")
     v = new_vault(tmp_path / "v", {"notes/region.md": region_note("kp:01J00000000000000000000RGN")})
