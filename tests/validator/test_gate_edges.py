@@ -1,0 +1,307 @@
+"""Holes in the gate (validator, pre-commit hook, CI's ``validate --commits``), each reproduced
+through the command line and git alone and marked ``xfail(strict=True)``: each asserts what the
+fixed product must do, so it fails today and turns into an XPASS failure the day the hole is
+closed (then drop the marker)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import GitVault, make_git_vault
+from tests.gate_kit import (
+    codes_of,
+    curator,
+    git_diff,
+    head,
+    mint,
+    new_vault,
+    plain_note,
+    validate,
+    write_proposal,
+)
+
+KP_A = "kp:01J0000000000000000000ALPH"
+KP_B = "kp:01J0000000000000000000BETA"
+
+
+@pytest.fixture(autouse=True)
+def _no_embedder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CURATOR_EMBEDDER", "none")
+
+
+@pytest.fixture
+def gv(tmp_path: Path) -> GitVault:
+    return new_vault(
+        tmp_path / "gv",
+        {
+            "notes/alpha.md": plain_note(KP_A, "Alpha", "line one\nline two\nline three\n"),
+            "notes/beta.md": plain_note(KP_B, "Beta", "Beta text.\n"),
+        },
+    )
+
+
+def _hook_env() -> dict[str, str]:
+    """The environment a person's `git commit` runs in: no Curator settings from the test run."""
+    return {k: val for k, val in os.environ.items() if not k.startswith(("CURATOR_", "PRE_COMMIT"))}
+
+
+def _install_hooks(cli, root: Path) -> dict:
+    r = cli("--vault", root, "--json", "hooks", "install", "--python", sys.executable)
+    assert r.code == 0, r
+    return json.loads(r.out)
+
+
+def _commit_with_hook(root: Path, message: str = "c") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", "commit", "-q", "-m", message], cwd=root, capture_output=True, text=True, env=_hook_env(), timeout=60
+    )
+
+
+def _event(event: str) -> bytes:
+    return (json.dumps({"at": "2026-11-29T10:00:00Z", "event": event, "by": "human:alice"}) + "\n").encode()
+
+
+# 2 ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="validate --commits skips merge commits (history.commits_in drops them)")
+def test_validate_commits_checks_what_a_merge_introduces(gv: GitVault, cli) -> None:
+    alpha = "notes/alpha.md"
+    pid = write_proposal(
+        gv,
+        [
+            {
+                "op": "modify",
+                "path": "notes/beta.md",
+                "base_blob": gv.git("rev-parse", "HEAD:notes/beta.md").stdout.strip(),
+            }
+        ],
+        diff=git_diff(gv, "notes/beta.md", gv.read("notes/beta.md").replace("Beta text.", "Beta text, more.")),
+    )
+    gv.commit("propose a change to beta")
+    base = head(gv)
+    # An honest merge of two valid branches: must still pass.
+    gv.git("checkout", "-q", "-b", "side")
+    gv.write("notes/side.md", plain_note(mint(), "Side"))
+    gv.commit("a note on the side branch")
+    gv.git("checkout", "-q", "main")
+    gv.write("notes/main.md", plain_note(mint(), "Main"))
+    gv.commit("a note on main")
+    gv.git("merge", "-q", "--no-ff", "--no-verify", "-m", "honest merge", "side")
+    honest = head(gv)
+    # The forged merge: a second side branch, merged with --no-verify while writing an
+    # `applied` event nothing applied and changing a committed kp_id.
+    gv.git("checkout", "-q", "-b", "side2", base)
+    gv.write("notes/side2.md", plain_note(mint(), "Side two"))
+    gv.commit("another side note")
+    gv.git("checkout", "-q", "main")
+    gv.git("merge", "-q", "--no-ff", "--no-commit", "side2")
+    gv.write(alpha, gv.read(alpha).replace(KP_A, "kp:01J0000000000000000FORGED"))
+    gv.write(f".kp/proposals/{pid}/events.jsonl", _event("applied"))
+    gv.git("add", "-A")
+    gv.git("commit", "-q", "--no-verify", "-m", f"merge side2\n\nKp-Proposal: {pid}\nKp-Event: applied")
+    forged = head(gv)
+
+    r = cli("--vault", gv.root, "validate", "--commits", f"{base}..HEAD", "--format", "json")
+    verdicts = {c["commit"]: c["ok"] for c in json.loads(r.out)["commits"]}
+    assert verdicts.get(forged) is False, verdicts  # checked against each parent: the forgery is caught
+    assert verdicts.get(honest) is True, verdicts  # and an honest merge passes
+    assert r.code == 1, r
+
+
+# 3 ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True, reason="hooks install writes to the linked worktree's own git dir, where git never runs hooks"
+)
+def test_hooks_install_in_a_linked_worktree_installs_where_git_runs_them(gv: GitVault, tmp_path: Path, cli) -> None:
+    linked = tmp_path / "linked"
+    gv.git("worktree", "add", "-q", "-b", "other", str(linked))
+    data = _install_hooks(cli, linked)
+    where = subprocess.run(
+        ["git", "rev-parse", "--path-format=absolute", "--git-path", "hooks"],
+        cwd=linked,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    # It says where it installed, and that is where git looks.
+    assert os.path.realpath(data["hooks_dir"]) == os.path.realpath(where), (data, where)
+    assert os.path.isfile(os.path.join(where, "pre-commit"))
+    # And the hook runs: a commit in the linked worktree changing a committed kp_id is refused.
+    note = linked / "notes" / "alpha.md"
+    note.write_text(note.read_text().replace(KP_A, "kp:01J00000000000000000CHANGED"))
+    subprocess.run(["git", "add", "notes/alpha.md"], cwd=linked, check=True)
+    r = _commit_with_hook(linked, "change a kp_id")
+    assert r.returncode != 0 and "KP006" in r.stdout + r.stderr, r
+
+
+# 4 ------------------------------------------------------------------------------------------
+
+
+def test_a_create_under_a_submodule_is_kp002(gv: GitVault, tmp_path: Path, cli) -> None:
+    sub = make_git_vault(tmp_path / "upstream")
+    sub.write("README.md", "# upstream\n")
+    sub.commit("upstream")
+    gv.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub.root), "lib")
+    gv.commit("add a submodule")
+    assert gv.git("ls-files", "-s", "lib").stdout.startswith("160000")
+    pid = write_proposal(
+        gv,
+        [{"op": "create", "path": "lib/new.md"}],
+        files={"lib/new.md": plain_note(mint(), "Into the submodule")},
+    )
+    _, data = validate(cli, gv, pid)
+    found = data["proposals"][0]["findings"]
+    assert any(f["code"] == "KP002" and f["path"] == "lib/new.md" for f in found), found
+
+
+# 5 ------------------------------------------------------------------------------------------
+
+_ID = "kp:01J00000000000000000SPELLD"
+SPELLINGS = [
+    pytest.param(f"---\nkp_id: {_ID}\ntitle: E\n---\n# E\n", id="plain"),
+    pytest.param(f"---\nkp_id: '{_ID}'  # minted by hand\ntitle: E\n---\n# E\n", id="single-quoted-with-comment"),
+    pytest.param(f"---\nkp_id: >-\n  {_ID}\ntitle: E\n---\n# E\n", id="folded-block"),
+    pytest.param(f"---\n{{kp_id: '{_ID}', title: E}}\n---\n# E\n", id="flow-mapping"),
+    pytest.param(
+        '---\nkp_id: "kp\\x3a01J00000000000000000\\u0053PELLD"\ntitle: E\n---\n# E\n',
+        id="double-quoted-escapes",
+    ),
+    pytest.param(f"---\nminted: &id {_ID}\nkp_id: *id\ntitle: E\n---\n# E\n", id="anchor-alias"),
+    pytest.param(f'---\n"kp_id": {_ID}\ntitle: E\n---\n# E\n', id="quoted-key"),
+]
+
+
+@pytest.mark.parametrize("committed", SPELLINGS)
+def test_a_kp_id_in_any_yaml_spelling_is_already_used(gv: GitVault, tmp_path: Path, cli, committed: str) -> None:
+    gv.write("notes/existing.md", committed)
+    gv.commit("a note whose kp_id is spelled another way")
+    check = cli("--vault", gv.root, "--json", "read", "notes/existing.md")
+    assert check.code == 0 and json.loads(check.out)["kp_id"] == _ID, check  # Curator reads it as that id
+    new = tmp_path / "dup.md"
+    new.write_text(plain_note(_ID, "Second"), encoding="utf-8")
+    r = cli(
+        "--vault", gv.root, "--json", "propose", "--create", f"notes/dup.md={new}", "--title", "Dup", "--rationale", "r"
+    )
+    assert r.code == 1, r  # rejected: nothing staged
+    assert "KP006" in r.out, r.out
+
+
+# 6 ------------------------------------------------------------------------------------------
+
+
+def test_the_hook_and_the_index_agree_on_what_a_note_is(gv: GitVault, cli) -> None:
+    _install_hooks(cli, gv.root)
+    gv.write(".trash/broken.md", "---\ntitle: [unclosed\n---\nthrown away\n")
+    index = cli("--vault", gv.root, "--json", "index")
+    assert index.code == 0, index
+    assert ".trash/broken.md" in index.out  # named as skipped (excluded), not indexed
+    doctor = curator(gv, "doctor")
+    assert ".trash/broken.md" not in doctor.stdout + doctor.stderr
+    gv.git("add", ".trash/broken.md")
+    r = _commit_with_hook(gv.root, "trash a broken note")
+    assert r.returncode == 0, r  # not a note for the index, not a note for the hook
+
+
+# 7 (validator and hook; the index's side is in tests/index/test_hostile_notes.py) -----------
+
+BOMBS = {
+    # 9 aliases a level: small on disk, millions of nodes once expanded.
+    "nested-anchors": "---\nkp_id: {kp}\ntitle: Bomb\n"
+    + 'a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n'
+    + "".join(f"a{i}: &a{i} [{','.join([f'*a{i - 1}'] * 9)}]\n" for i in range(1, 7))
+    + "---\n# Bomb\n",
+    "deep-nesting": "---\nkp_id: {kp}\ntitle: Deep\ndeep: " + "[" * 1200 + "]" * 1200 + "\n---\n# Deep\n",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(BOMBS))
+def test_frontmatter_that_explodes_is_kp008(gv: GitVault, tmp_path: Path, cli, shape: str) -> None:
+    text = BOMBS[shape].replace("{kp}", mint())
+    # Staged by `curator propose` as a new note: refused.
+    new = tmp_path / "bomb.md"
+    new.write_text(text, encoding="utf-8")
+    started = time.monotonic()
+    r = cli(
+        "--vault", gv.root, "--json", "propose", "--create", f"notes/bomb.md={new}", "--title", "B", "--rationale", "r"
+    )
+    assert time.monotonic() - started < 10
+    assert r.code == 1 and "KP008" in r.out, r
+    # Committed past Curator: the hook refuses it.
+    _install_hooks(cli, gv.root)
+    gv.write("notes/bomb.md", text)
+    gv.git("add", "notes/bomb.md")
+    hook = _commit_with_hook(gv.root, "a bomb")
+    assert hook.returncode != 0 and "KP008" in hook.stdout + hook.stderr, hook
+
+
+# 11 -----------------------------------------------------------------------------------------
+
+ODD_PATHS = {
+    "c1-nel": "notes/a\u0085b.md",
+    "c1-csi": "notes/a\u009b2Jb.md",
+    "line-separator": "notes/a\u2028b.md",
+    "right-to-left-override": "notes/evil\u202edm.txt",
+}
+
+
+@pytest.mark.parametrize("name", sorted(ODD_PATHS))
+def test_c1_controls_and_bidi_overrides_in_paths_are_kp002(gv: GitVault, cli, name: str) -> None:
+    path = ODD_PATHS[name]
+    pid = write_proposal(gv, [{"op": "create", "path": path}], files={path: plain_note(mint(), "Odd")})
+    _, data = validate(cli, gv, pid)
+    assert "KP002" in codes_of(data["proposals"][0]), data
+
+
+TERMINAL_ESCAPES = {
+    "esc-csi": "clear \x1b[2J the screen",
+    "osc-title": "set \x1b]0;owned\x07 the title",
+    "osc-hyperlink": "a \x1b]8;;https://example.org\x1b\\link\x1b]8;;\x1b\\ here",
+    "c1-csi": "clear \u009b2J the screen",
+}
+
+
+@pytest.mark.xfail(strict=True, reason="raw terminal escapes in note content pass without any finding")
+@pytest.mark.parametrize("name", sorted(TERMINAL_ESCAPES))
+def test_terminal_escapes_in_note_content_get_a_finding(gv: GitVault, cli, name: str) -> None:
+    path = "notes/escapes.md"
+    pid = write_proposal(
+        gv, [{"op": "create", "path": path}], files={path: plain_note(mint(), "Esc", TERMINAL_ESCAPES[name] + "\n")}
+    )
+    _, data = validate(cli, gv, pid)
+    found = data["proposals"][0]["findings"]
+    assert any(f["path"] == path for f in found), found  # at least a warning naming the note
+
+
+@pytest.mark.xfail(strict=True, reason="a proposal.yaml over the read limit is reported as missing, not as too large")
+def test_a_huge_proposal_yaml_is_kp001_too_large(gv: GitVault, cli) -> None:
+    pid = write_proposal(gv, [{"op": "create", "path": "notes/n.md"}], files={"notes/n.md": plain_note(mint(), "N")})
+    manifest = gv.root / ".kp" / "proposals" / pid / "proposal.yaml"
+    with manifest.open("r+b") as f:
+        f.seek(0, 2)
+        f.write(b"# padding\n")
+        f.truncate(100 * 1024 * 1024)  # sparse: 100 MB on stat, nothing on disk
+    _, data = validate(cli, gv, pid)
+    found = [f for f in data["proposals"][0]["findings"] if f["code"] == "KP001"]
+    assert found, data
+    assert not any("missing" in f["message"] for f in found), found
+    assert any("large" in f["message"] or "MiB" in f["message"] or "MB" in f["message"] for f in found), found
+
+
+LOOKALIKES = [".CURIO/feed.md", ".curio./feed.md", ".Curio/feed.md", ".curio /feed.md"]
+
+
+@pytest.mark.parametrize("path", LOOKALIKES)
+def test_lookalikes_of_producer_paths_are_kp003(gv: GitVault, cli, path: str) -> None:
+    pid = write_proposal(gv, [{"op": "create", "path": path}], files={path: plain_note(mint(), "Feed")})
+    _, data = validate(cli, gv, pid)
+    assert "KP003" in codes_of(data["proposals"][0]), data
