@@ -119,9 +119,6 @@ def test_validate_commits_checks_what_a_merge_introduces(gv: GitVault, cli) -> N
 # 3 ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True, reason="hooks install writes to the linked worktree's own git dir, where git never runs hooks"
-)
 def test_hooks_install_in_a_linked_worktree_installs_where_git_runs_them(gv: GitVault, tmp_path: Path, cli) -> None:
     linked = tmp_path / "linked"
     gv.git("worktree", "add", "-q", "-b", "other", str(linked))
