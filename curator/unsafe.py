@@ -26,6 +26,17 @@ def pattern(keep: str = "") -> re.Pattern[str]:
     return re.compile(f"(?![{re.escape(keep)}])[{UNSAFE}]" if keep else f"[{UNSAFE}]")
 
 
+TERMINAL_CONTROLS = "\x00-\x08\x0b\x0e-\x1f\x7f-\x9f"
+"""The controls a terminal acts on (ESC starts every escape sequence, C1 ``\x9b`` is one by
+itself), short of the ones text is made of: tab, newline, form feed and carriage return."""
+
+
+def first_terminal_control(text: str) -> tuple[int, str] | None:
+    """(0-based offset, character) of the first terminal control in ``text``, or None."""
+    found = re.search(f"[{TERMINAL_CONTROLS}]", text)
+    return (found.start(), found.group(0)) if found else None
+
+
 def first_unsafe(text: str, keep: str = "") -> str | None:
     """The first unsafe character of ``text`` (``keep`` aside), or None."""
     found = pattern(keep).search(text)

@@ -2,7 +2,7 @@
 
 Nothing here imports Curator: diffs come from ``git diff``, blob ids from ``git hash-object``,
 proposal folders are written as an agent with file tools would write them, and every
-verdict comes from the ``curator`` command line (in-process through ``curator.main.main``
+verdict comes from the ``curator`` command line (in-process through ``curator.cli.main.main``
 or as a process) or the MCP client.
 """
 

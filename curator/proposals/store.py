@@ -40,6 +40,8 @@ class ProposalDir:
     """Paths under files/ (vault-relative targets) and their contents."""
     unexpected: list[str] = field(default_factory=list)
     symlinks: list[str] = field(default_factory=list)
+    unread: dict[str, int] = field(default_factory=dict)
+    """proposal.yaml, changes.diff or events.jsonl left unread because it is over the limit: its size."""
     total_bytes: int = 0
     exists: bool = True
 
@@ -114,6 +116,8 @@ def read(folder: Folder, ulid: str, *, max_file: int = READ_CAP, max_total: int 
         p.total_bytes += item.size
         cap = max(budget.max_total, budget.max_file)
         raw = folder.data(item, cap) if item.size <= cap else None
+        if raw is None:
+            p.unread[top] = item.size
         if top == MANIFEST:
             p.manifest = raw
         elif top == DIFF:

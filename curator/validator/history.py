@@ -2,8 +2,11 @@
 
 A commit is validated as a ``TreeState`` of its own tree against its first parent,
 with the decision its trailers name (so Curator's own decision commits pass, and a
-commit that changes an ``events.jsonl`` without them does not). Merge commits are
-skipped: what they bring in is checked commit by commit.
+commit that changes an ``events.jsonl`` without them does not). A merge commit is
+validated on what it introduces itself, the paths it holds differently from every parent
+(``staged.merge_state``): what it brings in from a branch is checked commit by commit on
+that branch, and a forgery hidden in the merge (``git merge --no-commit`` then edits
+committed with ``--no-verify``) is caught.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from curator.errors import UsageError
 from curator.validator.notes import NoteReport, check_note
-from curator.validator.staged import commit_state, load_proposal, targets
+from curator.validator.staged import commit_state, load_proposal, merge_state, targets
 from curator.validator.verdict import ProposalReport, validate_proposal
 
 if TYPE_CHECKING:
@@ -43,7 +46,7 @@ class CommitReport:
 
 
 def commits_in(vault: Vault, spec: str) -> list[pygit2.Commit]:
-    """The non-merge commits of ``spec`` (``BASE..TIP``), oldest first."""
+    """The commits of ``spec`` (``BASE..TIP``), oldest first, merges included."""
     import pygit2
 
     repo = vault.repo
@@ -58,14 +61,14 @@ def commits_in(vault: Vault, spec: str) -> list[pygit2.Commit]:
     walker = repo.walk(tip_commit.id, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE)
     if base_commit is not None:
         walker.hide(base_commit.id)
-    return [c for c in walker if len(c.parents) <= 1]
+    return list(walker)
 
 
 def check_range(vault: Vault, spec: str) -> list[CommitReport]:
     kp_cache: dict[str, str | None] = {}
     out = []
     for commit in commits_in(vault, spec):
-        state = commit_state(vault, commit)
+        state = merge_state(vault, commit) if len(commit.parents) > 1 else commit_state(vault, commit)
         state.share_kp_cache(kp_cache)
         ids, notes = targets(state)
         report = CommitReport(str(commit.id), commit.message.split("\n", 1)[0])

@@ -347,6 +347,24 @@ def commit_state(vault: Vault, commit: pygit2.Commit) -> TreeState:
     return TreeState(vault, settings, candidate, changed, parent, name=name, decision=decision_of(commit.message))
 
 
+def merge_state(vault: Vault, commit: pygit2.Commit) -> TreeState:
+    """A merge commit's tree, judged on what the merge itself introduces: the paths it holds
+    differently from every one of its parents. A path that comes from one parent is that
+    parent's history, which is checked commit by commit; a path no parent holds so (a
+    conflict resolved by hand, or an edit slipped into a ``--no-verify`` merge) is checked as
+    any commit's change is, against the first parent. A merge never records a decision (Curator
+    makes none), so trailers on it claim nothing."""
+    repo = vault.repo
+    tree = commit.tree
+    candidate = TreeCandidate(repo, tree)
+    parents = [p.tree for p in commit.parents]
+    differing = [set(_delta_paths(parent.diff_to_tree(tree))) for parent in parents]
+    changed = sorted(set.intersection(*differing)) if differing else candidate.paths()
+    settings = settings_mod.parse(_bytes_of(repo, candidate.entry(".kp/config.yaml")))
+    name = f"merge commit {str(commit.id)[:12]}"
+    return TreeState(vault, settings, candidate, changed, parents[0] if parents else None, name=name)
+
+
 def _bytes_of(repo: pygit2.Repository, entry: tuple[str, int] | None) -> bytes:
     if entry is None or not stat.S_ISREG(entry[1]):
         return b""

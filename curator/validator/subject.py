@@ -13,7 +13,7 @@ from curator.proposals import events as events_mod
 from curator.proposals.diff import DiffError, FilePatch
 from curator.proposals.diff import parse as parse_diff
 from curator.proposals.hunks import HunkConflict, Placed, place
-from curator.proposals.layout import EVENTS
+from curator.proposals.layout import EVENTS, MANIFEST
 from curator.proposals.store import ProposalDir
 from curator.validator.state import RepoState
 from curator.vault.paths import escape_reason
@@ -117,7 +117,14 @@ class Subject:
 def _load_manifest(subject: Subject) -> None:
     raw = subject.proposal.manifest
     if raw is None:
-        subject.manifest_problems.append("proposal.yaml is missing")
+        size = subject.proposal.unread.get(MANIFEST)
+        if size is not None:
+            subject.manifest_problems.append(
+                f"proposal.yaml is {size / (1024 * 1024):.1f} MiB, too large to read (limits.max_proposal_bytes); "
+                "a manifest lists changes, it holds no content"
+            )
+        else:
+            subject.manifest_problems.append("proposal.yaml is missing")
         return
     try:
         text = raw.decode("utf-8")

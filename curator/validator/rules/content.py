@@ -1,4 +1,9 @@
-"""KP009: content is UTF-8 text within the size limits."""
+"""KP009: content is UTF-8 text within the size limits.
+
+A line the proposal adds that carries a terminal control (ESC, a C1 control: what starts an
+escape sequence that recolours, hides or retitles) is a warning, not a rejection: Curator
+shows it escaped everywhere (``curator.unsafe``), but a reviewer should know it is there,
+and so should whoever opens the note with ``cat``."""
 
 from __future__ import annotations
 
@@ -6,11 +11,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from curator.proposals.layout import DIFF, FILES
+from curator.unsafe import first_terminal_control
 from curator.validator.finding import Finding
 
 if TYPE_CHECKING:
     from curator.validator.state import RepoState
-    from curator.validator.subject import Subject
+    from curator.validator.subject import ChangeView, Subject
 
 
 def _kib(n: int) -> str:
@@ -59,3 +65,36 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
             )
         if "\x00" in post:
             yield Finding("KP009", view.change.path, "the result contains NUL bytes; notes are text")
+    for view in subject.changes:
+        yield from _controls(view)
+
+
+def _controls(view: ChangeView) -> Iterator[Finding]:
+    """A warning for the first added line holding a terminal control."""
+    if view.change.op == "create":
+        text = view.post_text
+        added = [(n, line) for n, line in enumerate((text or "").split("\n"), start=1)]
+    elif view.patch is not None and not view.patch.binary:
+        added = []
+        for h in view.patch.hunks:
+            new_line = h.new_start if h.new_len else h.new_start + 1
+            for kind, line in h.lines:
+                if kind == "+":
+                    added.append((new_line, line))
+                if kind != "-":
+                    new_line += 1
+    else:
+        return
+    for no, line in added:
+        found = first_terminal_control(line.rstrip("\n"))
+        if found is not None:
+            what = "ESC" if found[1] == "\x1b" else f"U+{ord(found[1]):04X}"
+            yield Finding(
+                "KP009",
+                view.change.path,
+                f"line {no} carries a terminal control ({what}); Curator shows it escaped, but a terminal that "
+                "prints the file acts on it: remove it unless it is meant",
+                no,
+                warning=True,
+            )
+            return
