@@ -22,7 +22,7 @@ from typing import Any
 import pygit2
 
 from curator.errors import CheckFailed, NotFound, Rejected
-from curator.operations import decisions, recovery, stage
+from curator.operations import decisions, rebase_journal, recovery, stage
 from curator.operations import gather as sources
 from curator.proposals import store
 from curator.proposals.hunks import split_lines
@@ -32,6 +32,7 @@ from curator.validator.state import RepoState
 from curator.validator.subject import ChangeView
 from curator.validator.verdict import ProposalReport, validate_proposal
 from curator.vault.discover import Vault
+from curator.vault.identity import new_ulid
 
 
 @dataclass(frozen=True)
@@ -225,6 +226,10 @@ def _rebase(vault: Vault, settings: Settings, ulid: str, *, by: str) -> Rebased:
         done.nothing_to_do = "the vault already holds every change it makes"
         return done
     head = stage.head_commit(vault)
+    new = new_ulid()
+    # Journaled first: a kill between staging the new revision and superseding the old one
+    # is finished or undone by the next command (rebase_journal), never left as two pending.
+    rebase_journal.save(vault, ulid, new)
     staged = stage.stage(
         vault,
         settings,
@@ -234,11 +239,12 @@ def _rebase(vault: Vault, settings: Settings, ulid: str, *, by: str) -> Rebased:
         author=manifest.author,
         base=head,
         blobs=blobs,
+        ulid=new,
         supersedes=ulid,
     )
     done.new = staged.id
     done.report = staged.report
-    if not staged.ok:
-        return done
-    record_superseded(vault, ulid, by, staged.id)
+    if staged.ok:
+        record_superseded(vault, ulid, by, staged.id)
+    rebase_journal.clear(vault)
     return done

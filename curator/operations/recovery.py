@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from curator import output
 from curator.errors import GitLocked
-from curator.operations import apply_journal, decision_journal, propose_journal
+from curator.operations import apply_journal, decision_journal, propose_journal, rebase_journal
 from curator.operations import journal as store
 from curator.operations.lock import holds, vault_lock
 from curator.vault.discover import Vault
@@ -35,6 +35,9 @@ def recover(vault: Vault) -> list[str]:
     if applied:
         done.append(applied)
     done.extend(propose_journal.recover(vault))
+    rebased = rebase_journal.recover(vault)  # after the propose and the decision it depends on
+    if rebased:
+        done.append(rebased)
     done.extend(store.sweep_leftovers(vault))
     return done
 

@@ -136,6 +136,10 @@ def _sections(text: str) -> list[tuple[int, str]]:
 
 
 def _header(fp: FilePatch, section: str) -> None:
+    # `new file mode` and `deleted file mode` decide the section's op whatever `---`/`+++`
+    # lines follow them, as libgit2 reads them: a modify that carries one is judged a create
+    # (or a delete) here too, never valid here and refused at apply.
+    created = deleted = False
     for ln in section.splitlines():
         if _HUNK_RE.match(ln):
             break
@@ -153,9 +157,13 @@ def _header(fp: FilePatch, section: str) -> None:
         elif ln.startswith(("Binary files ", "GIT binary patch")):
             fp.binary = True
         elif ln.startswith("new file mode "):
-            fp.old_path = None
+            created = True
         elif ln.startswith("deleted file mode "):
-            fp.new_path = None
+            deleted = True
+    if created:
+        fp.old_path = None
+    if deleted:
+        fp.new_path = None
 
 
 def _hunks(fp: FilePatch, section: str) -> None:

@@ -55,9 +55,6 @@ def _one_line_environment_error(r: subprocess.CompletedProcess[str]) -> None:
 # 11: a modify carrying `new file mode` ------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True, reason="a modify whose diff says `new file mode` is valid, and libgit2 refuses it at apply"
-)
 def test_a_modify_carrying_new_file_mode_is_judged_as_apply_judges_it(av: GitVault, cli) -> None:
     text = av.read("notes/alpha.md")
     section = git_diff(av, "notes/alpha.md", text.replace("two", "2")).split("\n")
@@ -81,18 +78,8 @@ def test_a_modify_carrying_new_file_mode_is_judged_as_apply_judges_it(av: GitVau
 REBASE_POINTS = [
     "propose:after-journal",
     "propose:mid-staging",
-    pytest.param(
-        "propose:after-publish",
-        marks=pytest.mark.xfail(
-            strict=True, reason="killed after staging the new revision: the old one is never superseded"
-        ),
-    ),
-    pytest.param(
-        "decide:after-journal",
-        marks=pytest.mark.xfail(
-            strict=True, reason="killed before the superseded commit: the record is dropped, the new revision kept"
-        ),
-    ),
+    "propose:after-publish",
+    "decide:after-journal",
     "decide:after-commit",
     "decide:after-event",
     "decide:index-locked",
