@@ -16,6 +16,8 @@ code. Anything else that escapes a command is a bug (exit 3).
     ├── EmbedderError            exit 2  an embedder is unavailable or misconfigured
     ├── GitLocked                exit 2  .git/index.lock or a Curator lock is held
     ├── WriteRefused             exit 2  a write would go through a symlink or a non-folder
+    ├── DiskRefused              exit 2  the system refused a read or write: read-only, full,
+    │                                     a name too long, no permission (``from_os_error``)
     ├── NotFound                 exit 2  a note, proposal or dataset named on the command line
     ├── SourceError              exit 2  a configured source (Zotero library, corpus) cannot be read
     └── CheckFailed              exit 1  a check ran and failed; the vault is untouched
@@ -24,6 +26,9 @@ code. Anything else that escapes a command is a bug (exit 3).
 """
 
 from __future__ import annotations
+
+import errno
+import os
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -87,6 +92,11 @@ class WriteRefused(CuratorError):
     """Curator would have written through a symlink (or under a file); nothing was written there."""
 
 
+class DiskRefused(CuratorError):
+    """The operating system said no (read-only file system, disk full, name too long, no
+    permission). The operation that met it undid what it had done, as for any other error."""
+
+
 class NotFound(CuratorError):
     pass
 
@@ -106,3 +116,28 @@ class Rejected(CheckFailed):
 
 class Conflict(CheckFailed):
     pass
+
+
+_REFUSALS = {
+    errno.EROFS: "the file system is read-only",
+    errno.ENOSPC: "no space left on the device",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.ENAMETOOLONG: "a name is longer than the file system allows",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+}
+
+
+def from_os_error(e: BaseException) -> CuratorError | None:
+    """The named, one-line error for an operating system's refusal, or None when ``e`` is not
+    one (that stays a bug). An ``OSError`` carries its errno; libgit2 raises ``OSError`` or its
+    own ``GitError`` with the system's message in the text and no errno."""
+    if isinstance(e, OSError) and e.errno in _REFUSALS:
+        where = e.filename if isinstance(e.filename, str) else None
+        return DiskRefused(f"cannot write {where}: {_REFUSALS[e.errno]}" if where else _REFUSALS[e.errno])
+    if isinstance(e, OSError) or type(e).__name__ == "GitError":
+        text = str(e)
+        for code, said in _REFUSALS.items():
+            if os.strerror(code) in text:
+                return DiskRefused(f"git could not write: {said} ({text.splitlines()[0]})")
+    return None

@@ -8,7 +8,7 @@ import sys
 import traceback
 from collections.abc import Iterator
 
-from curator.errors import EXIT_INTERNAL, CuratorError
+from curator.errors import EXIT_INTERNAL, CuratorError, from_os_error
 from curator.locations import cache_root
 from curator.output import one_line
 
@@ -51,6 +51,10 @@ def error_handler(passthrough: tuple[type[BaseException], ...] = ()) -> Iterator
         silence_stdout()
         raise Exit(0) from None
     except Exception as e:
+        refused = from_os_error(e)
+        if refused is not None:
+            print(f"curator: {one_line(str(refused))}", file=sys.stderr)
+            raise Exit(refused.exit_code) from None
         tb = traceback.format_exc()
         where = _log_path()
         try:
