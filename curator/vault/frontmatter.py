@@ -25,6 +25,11 @@ class FrontmatterError(ValueError):
         self.line = line
 
 
+class FrontmatterTooLarge(FrontmatterError):
+    """The frontmatter expands past what any reader may walk (``MAX_NODES``, ``MAX_DEPTH``): not
+    merely malformed but hostile, so the note is kept out of the index whole, and named."""
+
+
 @dataclass(frozen=True)
 class Split:
     yaml: str | None
@@ -135,7 +140,7 @@ def load(yaml_text: str) -> dict[str, Any]:
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         raise FrontmatterError(f"invalid YAML: {problem}", line) from None
     except RecursionError:
-        raise FrontmatterError(f"frontmatter nests deeper than {MAX_DEPTH} levels", 2) from None
+        raise FrontmatterTooLarge(f"frontmatter nests deeper than {MAX_DEPTH} levels", 2) from None
     except Exception as e:  # ruamel raises assorted errors on hostile input
         raise FrontmatterError(f"invalid YAML: {e}") from None
     if data is None:
@@ -164,9 +169,9 @@ def _bounded(data: Any) -> None:
         value, depth = stack.pop()
         seen += 1
         if seen > MAX_NODES:
-            raise FrontmatterError(f"frontmatter expands to more than {MAX_NODES:,} values (YAML aliases?)", 2)
+            raise FrontmatterTooLarge(f"frontmatter expands to more than {MAX_NODES:,} values (YAML aliases?)", 2)
         if depth > MAX_DEPTH:
-            raise FrontmatterError(f"frontmatter nests deeper than {MAX_DEPTH} levels", 2)
+            raise FrontmatterTooLarge(f"frontmatter nests deeper than {MAX_DEPTH} levels", 2)
         if isinstance(value, dict):
             stack.extend((v, depth + 1) for kv in value.items() for v in kv)
         elif isinstance(value, list):

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote
 
+from curator.vault import mdlinks
 from curator.vault.markdown import INLINE_CODE_RE, code_flags, has_comments, strip_comments
 
 LINKS_VERSION = 3
@@ -29,9 +30,6 @@ LINKS_VERSION = 3
 citations; 3: Obsidian's forms: escaped table pipes, markdown links by name, [[a]](b)),
 so the next reconcile reads every note once for them."""
 WIKILINK_RE = re.compile(r"(!?)\[\[([^\[\]\n]*?)\]\]")
-MDLINK_RE = re.compile(
-    r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(\s*(?:<([^<>\n]+)>|([^)\s]+))(?:\s+[\"'(][^)]*)?\s*\)"
-)
 SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 # Pandoc's citation syntax: @key or @{key}, the key starting and ending with a letter, digit
 # or underscore, with internal punctuation allowed. Not after a word character, '@', '.'
@@ -151,13 +149,12 @@ def extract(
                 if link:
                     found.append((m.start(), link))
         if "](" in line:
-            for m in MDLINK_RE.finditer(line):
-                if wiki_spans and _in_spans(m.start() + len(m.group(1)) + 1, wiki_spans):
+            for m in mdlinks.find(line):
+                if wiki_spans and _in_spans(m.start + len(m.bang) + 1, wiki_spans):
                     continue  # [[a]](b): the wikilink, then plain text
-                href = m.group(3) if m.group(3) is not None else m.group(4)
-                link = _markdown_link(href, m.group(2), m.group(1) == "!", no, m.group(0))
+                link = _markdown_link(m.target, m.label, m.bang == "!", no, line[m.start : m.end])
                 if link:
-                    found.append((m.start(), link))
+                    found.append((m.start, link))
         if len(found) > 1 and wiki_spans and "](" in line:
             found.sort(key=lambda f: f[0])
         links.extend(link for _col, link in found)
@@ -227,5 +224,5 @@ def _display_prose(text: str) -> str:
     if "[[" in text:
         text = WIKILINK_RE.sub(_shown, text)
     if "](" in text:
-        text = MDLINK_RE.sub(lambda m: m.group(2), text)
+        text = mdlinks.sub(text, lambda m: m.label)
     return text

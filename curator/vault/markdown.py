@@ -79,7 +79,42 @@ def heading(line: str) -> tuple[int, str] | None:
     return len(m.group(1)), m.group(2).strip()
 
 
-COMMENT_RE = re.compile(r"%%.*?%%|<!--.*?-->", re.DOTALL)
+COMMENTS = (("%%", "%%"), ("<!--", "-->"))
+"""Obsidian's ``%% comment %%`` and HTML's ``<!-- comment -->``: (opener, closer)."""
+
+
+def _without_comments(text: str) -> str:
+    """``text`` with each comment replaced by the newlines it held, scanning once.
+
+    The leftmost opener starts a comment that ends at its first closer; an opener with no
+    closer after it is text. A regular expression (``<!--.*?-->``) would look for the closer
+    again from every unclosed opener, a square of the note's length (an 80 KB note of
+    ``<!--`` took seconds); here a kind of comment whose closer is nowhere further on is
+    not looked for again."""
+    out: list[str] = []
+    i = 0
+    closable = [True, True]
+    starts = [-1, -1]
+    while True:
+        for k, (opener, _c) in enumerate(COMMENTS):
+            if closable[k] and starts[k] < i:
+                starts[k] = text.find(opener, i)  # each kind's next opener, looked for only once it is passed
+                closable[k] = starts[k] >= 0
+        found = [(s, k) for k, s in enumerate(starts) if closable[k]]
+        if not found:
+            break
+        start, k = min(found)
+        opener, closer = COMMENTS[k]
+        end = text.find(closer, start + len(opener))
+        if end < 0:
+            closable[k] = False  # no closer anywhere after: no later opener of this kind closes
+            continue
+        end += len(closer)
+        out.append(text[i:start])
+        out.append("\n" * text.count("\n", start, end))
+        i = end
+    out.append(text[i:])
+    return "".join(out)
 
 
 def has_comments(text: str) -> bool:
@@ -104,6 +139,6 @@ def strip_comments(lines: list[str], code: list[bool]) -> list[str]:
         while j < n and not code[j]:
             j += 1
         segment = "\n".join(lines[i:j])
-        out[i:j] = COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"), segment).split("\n")
+        out[i:j] = _without_comments(segment).split("\n")
         i = j
     return out

@@ -127,6 +127,8 @@ def parse(path: str, raw: bytes) -> Note:
     try:
         meta, s = frontmatter.read(text)
         body_line, body_start = s.body_line, s.body_start
+    except frontmatter.FrontmatterTooLarge as e:
+        raise NotANote(f"{e} — kept out of the index; fix or remove that frontmatter") from None
     except frontmatter.FrontmatterError as e:
         problems.append(Problem("malformed-frontmatter", e.line, str(e)))
         meta, body_line, body_start = {}, 1, 0
