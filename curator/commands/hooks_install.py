@@ -36,7 +36,9 @@ def _hooks_dir(vault: Vault) -> str:
     directory (``.git/worktrees/NAME``) is never it: git runs no hook from there."""
     try:
         done = subprocess.run(
-            ["git", "-C", vault.root, "rev-parse", "--path-format=absolute", "--git-path", "hooks"],
+            # Not --path-format=absolute: that resolves symlinks, and a symlinked hooks folder in
+            # the vault must be seen (and refused) as the symlink it is.
+            ["git", "-C", vault.root, "rev-parse", "--git-path", "hooks"],
             capture_output=True,
             text=True,
             timeout=30,
@@ -44,7 +46,7 @@ def _hooks_dir(vault: Vault) -> str:
     except (OSError, subprocess.TimeoutExpired):
         done = None
     if done is not None and done.returncode == 0 and done.stdout.strip():
-        return done.stdout.strip()
+        return os.path.join(vault.root, done.stdout.strip())  # relative paths are the work tree's
     try:
         configured = vault.repo.config["core.hooksPath"]
     except KeyError:
