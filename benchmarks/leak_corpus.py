@@ -166,7 +166,7 @@ def _pct(a: int, b: int) -> str:
 
 
 def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
-    width = 28
+    width = 34
     head = "".join(f"{r['curator']:>26.26}  " for r in results)
     print(f"leak corpus: {args.n} positives a shape; recall = caught and redacted whole")
     print(f"{'shape':<{width}}{head}")
