@@ -6,35 +6,69 @@ redacted from every tool's output, text and structured).
 
 What counts as a secret:
 
-- detect-secrets' pattern plugins (AWS, GitHub, GitLab, Slack, Stripe, JWT, private
-  keys, keyword assignments, ...), their regexes run directly over each line rather
-  than through ``scan_line``: that costs 1.7 ms a line (it rebuilds its filters on
-  every call), the regexes about 0.1 ms, with cheap literal pre-checks in front of
-  the five slow assignment patterns;
-- token shapes it does not know: Google ``AIza…``, Hugging Face ``hf_…``, npm
-  ``npm_…``, OpenAI-style ``sk-…``, passwords in URLs, ``token = …`` assignments;
+- detect-secrets' pattern plugins (AWS, GitHub, GitLab, Slack, Stripe, Twilio, SendGrid,
+  private keys, ...), their regexes run directly over each line rather than through
+  ``scan_line``: that costs 1.7 ms a line (it rebuilds its filters on every call), the
+  regexes about 0.1 ms, with cheap literal pre-checks in front of the slow assignment
+  patterns;
+- token shapes it does not know or cuts short: Google ``AIza…``, Hugging Face ``hf_…``, npm
+  ``npm_…``, OpenAI-style ``sk-…`` (``sk-proj-``, ``sk-ant-``), Stripe keys longer than 24
+  characters and ``whsec_…``, JWTs whole (the plugin's match stops before the signature);
+- assignments: a key that names a secret, a separator and a value, as a pasted ``.env``,
+  JSON, YAML, INI or TOML file, a connection string or code holds them (``DB_PASSWORD=…``,
+  ``"api_key": "…"``, ``SECRET_KEY = '…'``); a template, a reference or a documented default
+  (``${DB_PASSWORD}``, ``getpass()``, ``<your-token>``, ``changeme``) is not a secret.
+  ``scan_field`` and ``redact_field`` judge a (key, value) pair the same way, for a caller that
+  holds a mapping (a note's frontmatter) rather than a line;
+- passwords in URLs (``scheme://user:password@host``, ``://:pass@``, a ``/`` in the password)
+  and ``Authorization`` headers (``Bearer …``, ``Basic …``); these three rule sets are
+  ``curator.leak_rules``, whose docstring says what each takes and leaves;
 - high-entropy strings: 20+ characters mixing upper case, lower case and digits,
   changing character class often, with a Shannon entropy near the maximum for their
-  length (git object ids and ULIDs, all one case, and camelCase names are not flagged);
+  length (git object ids and ULIDs, all one case, and camelCase names are not flagged;
+  nor are data that are random but not secret: a ``data:…;base64,`` image, a lockfile's
+  ``sha512-`` or ``h1:`` hash, an SSH public key, and the lines of a certificate or
+  public key block);
 - private key blocks, whole: every line from ``-----BEGIN … PRIVATE KEY-----`` to
   its ``END`` line (or to the end of the text), so the body of a pasted key is
   caught even in a passage or page that does not hold the ``BEGIN`` line.
 
+Hand-written rather than detect-secrets', and why: its keyword plugin wants quotes in the files
+notes paste (``.env``, INI, YAML), knows no env names (``DB_PASSWORD``) and needs a file name to
+pick its patterns, so the assignment rule replaces it; its basic-auth plugin misses ``://:pass@``
+and passwords holding ``/`` and takes a port and path for a password; its npm and JWT plugins
+retry a long line from every ``//`` or ``eyJ`` (three minutes and twenty seconds on a 100 KB
+line). Those three are replaced by the URL rule, the assignment rule (``:_authToken=``) and a JWT
+pattern. Every pattern here is linear in the line: keys, values and URL parts have bounded
+lengths, a pattern starts only where a token does, and no group can split a run two ways.
+
 Every line is scanned whole (detect-secrets' own line scanning stops at 4,000
 characters; these regexes do not), and a text is scanned as a whole note, so a
-key block spanning passages is seen as one.
+key block spanning passages is seen as one. A match made of filler (``ghp_xxxx…``) is not a
+secret.
 """
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from curator.leak_rules import (
+    ASSIGNED,
+    assignments,
+    authorizations,
+    entropy,
+    filler,
+    key_names_secret,
+    url_passwords,
+    value_is_secret,
+)
 
 EXTRA: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("AWS Access Key", re.compile(r"\b(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}\b")),
@@ -43,18 +77,20 @@ EXTRA: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("npm Token", re.compile(r"\bnpm_[A-Za-z0-9]{36}")),
     ("GitHub Token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9_]{36,}|github_pat_[A-Za-z0-9_]{22,})")),
     ("OpenAI-style Key", re.compile(r"\bsk-(?:proj-|live-|test-|ant-)?[A-Za-z0-9_\-]{20,}")),
-    ("Password in URL", re.compile(r"\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:[^/\s@]+@", re.IGNORECASE)),
-    (
-        "Assigned Secret",
-        re.compile(
-            r"(?i)\b(?:api[_-]?key|secret|token|passw(?:or)?d|access[_-]?key|client[_-]?secret)\b\s*[:=]\s*['\"]?"
-            r"[A-Za-z0-9_\-+/=.]{12,}"
-        ),
-    ),
+    ("Stripe Access Key", re.compile(r"\b(?:[rs]k_(?:live|test)_[0-9A-Za-z]{24,}|whsec_[0-9A-Za-z]{24,})")),
+    ("JSON Web Token", re.compile(r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*")),
 )
-SKIP_PLUGINS = {"Base64HighEntropyString", "HexHighEntropyString", "IPPublicDetector", "KeywordDetector"}
-"""The entropy plugins only look inside quotes and flag prose; the keyword plugin is replaced by
-the "Assigned Secret" pattern, which needs no quotes (notes are not code)."""
+SKIP_PLUGINS = {
+    "Base64HighEntropyString",
+    "HexHighEntropyString",
+    "IPPublicDetector",
+    "KeywordDetector",
+    "BasicAuthDetector",
+    "NpmDetector",
+    "JwtTokenDetector",
+}
+"""The entropy plugins only look inside quotes and flag prose; the keyword, basic-auth, npm and
+JWT plugins are replaced by hand-written rules (see the module's docstring)."""
 
 # Cheap tests that a line could match a plugin at all: these five plugins' patterns open with
 # look-behinds that are tried at every position of every line, about 90% of the scan's time.
@@ -73,8 +109,27 @@ TOKEN = re.compile(r"[A-Za-z0-9+/_\-]{20,}={0,2}")
 # kp_ids. Beside lower-case path words it reads as random mixed-case text, so a token such as
 # ``proposals/01M8Q1N39VFH.../files`` is judged by the parts around it, not as one string.
 ULID_SEGMENT = re.compile(r"(?<![A-Za-z0-9+_\-])[0-9A-HJKMNP-TV-Z]{26}(?![A-Za-z0-9+_\-])")
+# Set aside the same way: a UUID (``__DynamicModule_2ceb1d0a-990f-…``) and, in a URL, each ``/``
+# (``github.com/PowerShell/PowerShell/pull/20369`` is a path of words, each judged alone).
+UUID_SEGMENT = re.compile(
+    r"(?<![0-9A-Fa-f])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![0-9A-Fa-f])"
+)
+URL_SPAN = re.compile(r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{0,30}://\S+")
+# Words, numbers and acronyms run together: a name in code (``Win32_ProcessStartTrace``,
+# ``PeakPagedMemorySize64``), not random text, which soon has a lone lower-case letter. Atomic,
+# so a run of digits or capitals is never split two ways (that backtracks exponentially).
+IDENTIFIER = re.compile(r"(?>[A-Z][a-z]{2,}|[a-z]{3,}|[A-Z]{2,}|\d+|[_\-./+])++")
+# Random but public: these are not high-entropy secrets (a token starting or preceded so).
+NOT_SECRET_DATA = ("sha1-", "sha256-", "sha384-", "sha512-")
+NOT_SECRET_BEFORE = ("base64,", "h1:", "SHA256:")
+SSH_PUBLIC_KEY = re.compile(
+    r"\b(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d{3}|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)"
+    r" AAAA[0-9A-Za-z+/]{1,16384}={0,3}"
+)
 PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
 PEM_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+PUBLIC_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*(?:CERTIFICATE|PUBLIC KEY(?: BLOCK)?|X509 CRL)(?: REQUEST)?-----")
+PUBLIC_END = re.compile(r"-----END (?:[A-Z0-9]+ )*(?:CERTIFICATE|PUBLIC KEY(?: BLOCK)?|X509 CRL)(?: REQUEST)?-----")
 PRIVATE_KEY = "Private Key"
 HIGH_ENTROPY = "High-entropy String"
 
@@ -104,68 +159,104 @@ def _plugins() -> list[tuple[str, str, list[re.Pattern[str]], Callable[[str], bo
     return found
 
 
-def _entropy(token: str) -> float:
-    counts = Counter(token)
-    n = len(token)
-    return -sum(c / n * math.log2(c / n) for c in counts.values())
-
-
 def _high_entropy(token: str) -> bool:
     core = token.rstrip("=")
     if len(core) < 20:
         return False
     if not (any(c.islower() for c in core) and any(c.isupper() for c in core) and any(c.isdigit() for c in core)):
         return False
-    if sum(c.isdigit() for c in core) < 2:
+    if sum(c.isdigit() for c in core) < 2 or IDENTIFIER.fullmatch(core):
         return False
     # Random base64 of n characters has entropy near log2(min(n, 64)) and changes character
     # class (upper, lower, digit) at about two of three steps; identifiers and words repeat
-    # letters and run in one class for several characters.
-    classes = ["u" if c.isupper() else "l" if c.islower() else "d" if c.isdigit() else "o" for c in core]
-    changes = sum(a != b for a, b in itertools.pairwise(classes)) / (len(core) - 1)
-    return changes >= 0.4 and _entropy(core) >= 0.75 * math.log2(min(len(core), 64))
+    # letters and run in one class for several characters. Separators are not counted: in a
+    # name they come between words (``What-s-New-in-PowerShell-74``), in random text anywhere.
+    classes = ["u" if c.isupper() else "l" if c.islower() else "d" for c in core if c.isalnum()]
+    changes = sum(a != b for a, b in itertools.pairwise(classes)) / max(len(classes) - 1, 1)
+    return changes >= 0.4 and entropy(core) >= 0.75 * math.log2(min(len(core), 64))
 
 
-def scan_line(line: str, index: int = 0) -> list[Leak]:
+def scan_line(line: str, index: int = 0, *, high_entropy: bool = True) -> list[Leak]:
+    """Every secret in one line; ``high_entropy=False`` inside a certificate or public key block."""
     leaks: list[Leak] = []
     for kind, pattern in EXTRA:
-        leaks.extend(Leak(kind, index, m.start(), m.end()) for m in pattern.finditer(line))
+        leaks.extend(Leak(kind, index, m.start(), m.end()) for m in pattern.finditer(line) if not filler(m[0]))
     for _name, kind, denylist, precheck in _plugins():
         if precheck is not None and not precheck(line):
             continue
         for pattern in denylist:
-            leaks.extend(Leak(kind, index, m.start(), m.end()) for m in pattern.finditer(line) if m.end() > m.start())
-    for m in TOKEN.finditer(line):
-        leaks.extend(Leak(HIGH_ENTROPY, index, start, end) for start, end in _random_parts(line, m.start(), m.end()))
+            leaks.extend(
+                Leak(kind, index, m.start(), m.end())
+                for m in pattern.finditer(line)
+                if m.end() > m.start() and not filler(m[0])
+            )
+    leaks.extend(Leak(ASSIGNED, index, a, b) for a, b in assignments(line))
+    if "://" in line:
+        leaks.extend(Leak(kind, index, a, b) for kind, a, b in url_passwords(line))
+    leaks.extend(Leak(kind, index, a, b) for kind, a, b in authorizations(line))
+    if high_entropy:
+        public = [m.span() for m in SSH_PUBLIC_KEY.finditer(line)] if "AAAA" in line else []
+        urls = [m.span() for m in URL_SPAN.finditer(line)] if "://" in line else []
+        for m in TOKEN.finditer(line):
+            if _not_secret_data(line, m.start(), m[0]) or _inside(public, m.start()):
+                continue
+            leaks.extend(Leak(HIGH_ENTROPY, index, a, b) for a, b in _random_parts(line, m.start(), m.end(), urls))
     return leaks
 
 
-def _random_parts(line: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Spans of ``line[start:end]`` that read as random text, ULID path segments set aside."""
-    ulids = list(ULID_SEGMENT.finditer(line, start, end))
-    if not ulids:
+def _not_secret_data(line: str, start: int, token: str) -> bool:
+    return token.startswith(NOT_SECRET_DATA) or any(line.startswith(p, start - len(p)) for p in NOT_SECRET_BEFORE)
+
+
+def _inside(spans: list[tuple[int, int]], at: int) -> bool:
+    """Whether ``at`` falls in one of ``spans`` (in order, not overlapping)."""
+    i = bisect.bisect_right(spans, at, key=lambda span: span[0]) - 1
+    return i >= 0 and spans[i][0] <= at < spans[i][1]
+
+
+def _random_parts(line: str, start: int, end: int, urls: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
+    """Spans of ``line[start:end]`` that read as random text, ULIDs and UUIDs set aside, and in a
+    URL (one of ``urls``) the ``/`` between path segments."""
+    cuts = [m.span() for m in ULID_SEGMENT.finditer(line, start, end)]
+    if "-" in line[start:end]:
+        cuts += [m.span() for m in UUID_SEGMENT.finditer(line, start, end)]
+    if urls and "/" in line[start:end] and _inside(urls, start):
+        cuts += [(i, i + 1) for i in range(start, end) if line[i] == "/"]
+    if not cuts:
         return [(start, end)] if _high_entropy(line[start:end]) else []
     parts, at = [], start
-    for u in ulids:
-        parts.append((at, u.start()))
-        at = u.end()
+    for a, b in sorted(cuts):
+        if a >= at:
+            parts.append((at, a))
+            at = b
     parts.append((at, end))
     return [(a, b) for a, b in parts if _high_entropy(line[a:b])]
 
 
 def _key_blocks(lines: list[str]) -> list[tuple[int, int]]:
     """(first, last) line indices of private key blocks; an unclosed block runs to the end."""
+    return _blocks(lines, PEM_BEGIN, PEM_END, unclosed=True)
+
+
+def _public_blocks(lines: list[str]) -> list[tuple[int, int]]:
+    """(first, last) line indices of certificate and public key blocks, closed ones only."""
+    return _blocks(lines, PUBLIC_BEGIN, PUBLIC_END, unclosed=False) if any("-----BEGIN" in x for x in lines) else []
+
+
+def _blocks(lines: list[str], begin: re.Pattern[str], end: re.Pattern[str], *, unclosed: bool) -> list[tuple[int, int]]:
     blocks = []
     i = 0
     while i < len(lines):
-        if not PEM_BEGIN.search(lines[i]):
+        if not begin.search(lines[i]):
             i += 1
             continue
         j = i
-        if not PEM_END.search(lines[i]):
+        if not end.search(lines[i]):
             j = i + 1
-            while j < len(lines) and not PEM_END.search(lines[j]):
+            while j < len(lines) and not end.search(lines[j]):
                 j += 1
+        if j >= len(lines) and not unclosed:
+            break  # no END follows this BEGIN, so none follows a later one either
         last = min(j, len(lines) - 1)
         blocks.append((i, last))
         i = last + 1
@@ -192,9 +283,10 @@ def _scan(text: str) -> tuple[Leak, ...]:
     leaks: list[Leak] = []
     for first, last in _key_blocks(lines):
         leaks.extend(Leak(PRIVATE_KEY, n, 0, len(lines[n])) for n in range(first, last + 1))
+    public = {n for first, last in _public_blocks(lines) for n in range(first + 1, last)}
     for n, line in enumerate(lines):
         if line:
-            leaks.extend(scan_line(line, n))
+            leaks.extend(scan_line(line, n, high_entropy=n not in public))
     return tuple(sorted(set(leaks), key=lambda k: (k.line, k.start, -k.end, k.kind)))
 
 
@@ -226,7 +318,37 @@ def redact_line(line: str, leaks: Iterable[Leak]) -> str:
 
 def redact(text: str) -> tuple[str, list[str]]:
     """``text`` with every secret replaced by ``[REDACTED: kind]``, and the kinds removed."""
-    leaks = scan(text)
+    return _redacted(text, scan(text))
+
+
+def scan_field(key: str, value: str) -> tuple[Leak, ...]:
+    """Every secret in ``value`` when it is assigned to ``key``: what ``scan`` finds in the value,
+    and the value itself where ``key: value`` on one line would be an assigned secret (each line
+    of a multi-line value judged as assigned to the key). For a mapping such as a note's
+    frontmatter, where the key and the value are two strings and ``scan`` of either alone cannot
+    see ``password: hunter2hunter2``; spans are in ``value``'s lines.
+
+    ``key`` is the innermost key (``password`` in ``db: {password: …}``) or a dotted path
+    (``db.password``): its last part decides. A scalar that is not a string is passed as ``str``;
+    each item of a list is passed with the list's key."""
+    found = set(scan(value))
+    names = key_names_secret(key)
+    if names is not None:
+        for n, line in enumerate(value.split("\n")):
+            v = line.strip()
+            if v and value_is_secret(v, names, quoted=True):
+                start = line.index(v)
+                found.add(Leak(ASSIGNED, n, start, start + len(v)))
+    return tuple(sorted(found, key=lambda k: (k.line, k.start, -k.end, k.kind)))
+
+
+def redact_field(key: str, value: str) -> tuple[str, list[str]]:
+    """``value`` redacted as assigned to ``key`` (see ``scan_field``), and the kinds removed: what a
+    caller showing a frontmatter field uses for its value (the key is redacted as text)."""
+    return _redacted(value, scan_field(key, value))
+
+
+def _redacted(text: str, leaks: tuple[Leak, ...]) -> tuple[str, list[str]]:
     if not leaks:
         return text, []
     lines = text.split("\n")

@@ -42,7 +42,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("proposals",),
     ("vault",),
     ("settings", "leaks"),
-    ("languages", "locations", "fsutil", "cores", "output"),
+    ("languages", "locations", "fsutil", "cores", "output", "leak_rules"),
     ("unsafe", "clock", "faults", "pids"),
     ("errors",),
 )

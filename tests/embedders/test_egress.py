@@ -78,3 +78,48 @@ def test_a_query_with_a_secret_is_not_sent(vault: GitVault, cli, remote: Embeddi
     assert "ghp_" not in json.dumps(status)
     clean = cli("--vault", vault.root, "--json", "search", "alpha links")
     assert clean.code == 0 and len(remote.requests) == before + 1
+
+
+def corpus_notes(per_shape: int = 3) -> tuple[dict[str, str], list[str]]:
+    """One note per shape of the leak corpus, each holding a few samples between prose; and every
+    secret substring the notes hold."""
+    from tests import leaks_corpus as lc
+
+    notes, secrets = {}, []
+    for i, shape in enumerate(lc.SHAPES):
+        samples = lc.positives(shape, per_shape, seed=7)
+        body = "".join(
+            f"Pasted sample {n} of the {shape} kind:\n\n{s.text}\n\nAnd prose after it.\n\n"
+            for n, s in enumerate(samples)
+        )
+        notes[f"notes/corpus-{i:02d}.md"] = note(f"kp:01J00000000000000000000{i:03d}", f"Corpus {i}", body)
+        secrets += [secret for s in samples for secret in s.secrets]
+    return notes, secrets
+
+
+def test_no_shape_of_the_corpus_leaves_through_passages(vault: GitVault, cli, remote: EmbeddingServer) -> None:
+    notes, secrets = corpus_notes()
+    for path, text in notes.items():
+        vault.write(path, text)
+    vault.commit("pasted configuration")
+    r = cli("--vault", vault.root, "--json", "index")
+    assert r.code == 0, r
+    sent = "\n".join(remote.texts)
+    assert "Alpha links to" in sent  # clean notes are still embedded
+    assert [s for s in secrets if s in sent] == []
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "DB_PASSWORD=hunter2hunter2 fails",
+        "Authorization: Bearer 0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+        "redis://:pa/ss@cache",
+    ],
+)
+def test_a_query_with_an_assigned_secret_is_not_sent(vault: GitVault, cli, remote: EmbeddingServer, query: str) -> None:
+    assert cli("--vault", vault.root, "index").code == 0
+    before = len(remote.requests)
+    r = cli("--vault", vault.root, "--json", "search", query)
+    assert r.code == 0, r
+    assert len(remote.requests) == before and json.loads(r.out)["mode"] == "lexical"

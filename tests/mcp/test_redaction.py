@@ -129,3 +129,34 @@ def test_secrets_in_names_are_redacted_from_every_tool(named: GitVault) -> None:
     assert 'path="[REDACTED: ' in read and "AWS Access Key" in read
     errors = [out for _n, _a, err, out in outputs if err]
     assert len(errors) == 2 and all("REDACTED" in e for e in errors), errors
+
+
+def test_the_corpus_of_secret_shapes_is_redacted_from_reads_and_searches(
+    vault: GitVault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.embedders.test_egress import corpus_notes
+
+    monkeypatch.setenv("CURATOR_EMBEDDER", "fake")
+    notes, secrets = corpus_notes()
+    for path, body in notes.items():
+        vault.write(path, body)
+    vault.commit("pasted configuration")
+
+    async def scenario() -> list[str]:
+        outputs = []
+        async with connect(vault.root) as c:
+            for path in notes:
+                r = await c.call_tool("kp_read", {"ref": path})
+                ok(r)
+                outputs.append(text(r) + "\n" + json.dumps(r.structured_content))
+            for mode in ("lexical", "hybrid"):
+                r = await c.call_tool("kp_search", {"query": "pasted sample kind", "mode": mode, "k": 50})
+                assert len(ok(r)["hits"]) >= len(notes) // 2
+                outputs.append(text(r) + "\n" + json.dumps(r.structured_content))
+        return outputs
+
+    outputs = anyio.run(scenario)
+    assert any("Assigned Secret" in out for out in outputs)
+    # A secret is looked for as it is and as JSON spells it (quotes and backslashes escaped).
+    leaked = [s for s in secrets if any(s in out or json.dumps(s)[1:-1] in out for out in outputs)]
+    assert leaked == []
