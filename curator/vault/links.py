@@ -149,12 +149,12 @@ def extract(
                 if link:
                     found.append((m.start(), link))
         if "](" in line:
-            for m in mdlinks.find(line):
-                if wiki_spans and _in_spans(m.start + len(m.bang) + 1, wiki_spans):
+            for md in mdlinks.find(line):
+                if wiki_spans and _in_spans(md.start + len(md.bang) + 1, wiki_spans):
                     continue  # [[a]](b): the wikilink, then plain text
-                link = _markdown_link(m.target, m.label, m.bang == "!", no, line[m.start : m.end])
+                link = _markdown_link(md.target, md.label, md.bang == "!", no, line[md.start : md.end])
                 if link:
-                    found.append((m.start, link))
+                    found.append((md.start, link))
         if len(found) > 1 and wiki_spans and "](" in line:
             found.sort(key=lambda f: f[0])
         links.extend(link for _col, link in found)
