@@ -11,7 +11,14 @@ from curator.errors import UsageError
 def run(app: App) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("curator review needs a terminal", hint="use curator proposals, apply and reject in scripts")
-    from curator.review.app import make_app
+    try:
+        from curator.review.app import make_app  # heavy: textual, only this command loads it
+    except ImportError as e:
+        if e.name and e.name.split(".")[0] == "textual":
+            raise UsageError(
+                "the review UI is not installed", hint="pip install 'curator[review]' (the review extra)"
+            ) from None
+        raise
 
     app.vault()  # finishes or undoes an interrupted operation before the queue is read
     make_app(app.vault(), app.settings()).run()
