@@ -9,8 +9,6 @@ from curator.errors import UsageError
 
 
 def run(app: App) -> int:
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise UsageError("curator review needs a terminal", hint="use curator proposals, apply and reject in scripts")
     try:
         from curator.review.app import make_app  # heavy: textual, only this command loads it
     except ImportError as e:
@@ -19,6 +17,8 @@ def run(app: App) -> int:
                 "the review UI is not installed", hint="pip install 'curator[review]' (the review extra)"
             ) from None
         raise
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError("curator review needs a terminal", hint="use curator proposals, apply and reject in scripts")
 
     app.vault()  # finishes or undoes an interrupted operation before the queue is read
     make_app(app.vault(), app.settings()).run()
