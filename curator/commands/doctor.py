@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, order=True)
-class Finding:
+class Diagnosis:
     path: str
     line: int
     code: str
@@ -45,11 +45,11 @@ class Finding:
         return d
 
 
-def _config_findings(app: App) -> tuple[Settings, list[Finding]]:
+def _config_findings(app: App) -> tuple[Settings, list[Diagnosis]]:
     vault = app.vault()
     if not os.path.exists(vault.config_path):
         return Settings(), [
-            Finding(
+            Diagnosis(
                 ".kp/config.yaml",
                 0,
                 "not-initialised",
@@ -63,29 +63,29 @@ def _config_findings(app: App) -> tuple[Settings, list[Finding]]:
         return parse(raw), _deprecations(raw)
     except ConfigError as e:
         return Settings(), [
-            Finding(
+            Diagnosis(
                 ".kp/config.yaml", 0, "config", str(e), "fix the key in .kp/config.yaml (defaults are used until then)"
             )
         ]
 
 
-def _deprecations(raw: bytes) -> list[Finding]:
+def _deprecations(raw: bytes) -> list[Diagnosis]:
     from ruamel.yaml import YAML
 
     data = YAML(typ="safe", pure=True).load(raw.decode("utf-8")) if raw.strip() else None
     return [
-        Finding(".kp/config.yaml", 0, "deprecated-setting", message, "edit .kp/config.yaml as it says")
+        Diagnosis(".kp/config.yaml", 0, "deprecated-setting", message, "edit .kp/config.yaml as it says")
         for message in deprecated(data)
     ]
 
 
-def check(app: App) -> list[Finding]:
+def check(app: App) -> list[Diagnosis]:
     settings, findings = _config_findings(app)
     vault = app.vault()
     s = survey(vault, settings)
     for skip in s.unreadable:
         findings.append(
-            Finding(
+            Diagnosis(
                 skip.path,
                 0,
                 "unreadable-note",
@@ -96,11 +96,11 @@ def check(app: App) -> list[Finding]:
     for skip in s.classified.skips:
         if skip.reason.startswith(("symlink loop", "symlink to a path outside", "broken symlink")):
             findings.append(
-                Finding(skip.path, 0, "symlink", skip.reason, "replace the symlink with the file itself, or remove it")
+                Diagnosis(skip.path, 0, "symlink", skip.reason, "replace the symlink with the file itself, or remove it")
             )
         elif skip.reason.startswith("too large"):
             findings.append(
-                Finding(
+                Diagnosis(
                     skip.path,
                     0,
                     "too-large",
@@ -110,7 +110,7 @@ def check(app: App) -> list[Finding]:
             )
     for group in case_clashes(s.classified.files):
         findings.append(
-            Finding(
+            Diagnosis(
                 group[0],
                 0,
                 "case-clash",
@@ -139,13 +139,13 @@ def check(app: App) -> list[Finding]:
                 if p.code == "malformed-frontmatter"
                 else "set kp_id to NAMESPACE:ID, e.g. one `curator mint` prints"
             )
-            findings.append(Finding(note.path, p.line or 0, p.code, p.message, fix))
+            findings.append(Diagnosis(note.path, p.line or 0, p.code, p.message, fix))
         template = tmpl.holding(note.path, templates)
         if note.kp_id:
             by_id.setdefault(note.kp_id, []).append(note.path)
         elif template is None and not any(p.code in ("malformed-frontmatter", "invalid-kp-id") for p in note.problems):
             findings.append(
-                Finding(
+                Diagnosis(
                     note.path,
                     0,
                     "unidentified-note",
@@ -156,7 +156,7 @@ def check(app: App) -> list[Finding]:
             )
         if "status" in note.meta:
             findings.append(
-                Finding(
+                Diagnosis(
                     note.path,
                     0,
                     "status-field",
@@ -167,7 +167,7 @@ def check(app: App) -> list[Finding]:
         _regions, region_problems = find_regions(note.text.split("\n"), producers)
         for rp in region_problems:
             findings.append(
-                Finding(
+                Diagnosis(
                     note.path,
                     rp.line,
                     "managed-region",
@@ -179,7 +179,7 @@ def check(app: App) -> list[Finding]:
         code = language.of_note(note.meta, note.path, folders, settings.index.language)
         if not languages.known(code):
             findings.append(
-                Finding(
+                Diagnosis(
                     note.path,
                     0,
                     "unknown-language",
@@ -199,13 +199,13 @@ def check(app: App) -> list[Finding]:
                     if in_templates
                     else "give all but the original note a new kp_id (`curator mint` prints one)"
                 )
-                findings.append(Finding(path, 0, "duplicate-kp-id", f"kp_id {kp_id} is also used by {others}", fix))
+                findings.append(Diagnosis(path, 0, "duplicate-kp-id", f"kp_id {kp_id} is also used by {others}", fix))
     findings.extend(_item_link_findings(app, settings, item_links))
     findings.extend(_index_findings(app, settings))
     return sorted(set(findings))
 
 
-def _item_link_findings(app: App, settings: Settings, links: list[tuple[str, Link]]) -> list[Finding]:
+def _item_link_findings(app: App, settings: Settings, links: list[tuple[str, Link]]) -> list[Diagnosis]:
     """Links to source items (``[[zotero:KEY]]``) that no note answers, checked against the index."""
 
     if not links:
@@ -219,7 +219,7 @@ def _item_link_findings(app: App, settings: Settings, links: list[tuple[str, Lin
         else "add the library under `sources:` in .kp/config.yaml, or fix the link"
     )
     return [
-        Finding(path, link.line, "unresolved-link", f"{link.raw} matches no note and no source item", fix)
+        Diagnosis(path, link.line, "unresolved-link", f"{link.raw} matches no note and no source item", fix)
         for path, link in links
         if link.target in missing
     ]
@@ -230,16 +230,16 @@ def _link_findings(
     resolver: Resolver,
     item_links: list[tuple[str, Link]],
     anchors_of: Callable[[str], Anchors | None] = lambda _p: None,
-) -> list[Finding]:
+) -> list[Diagnosis]:
     """What the one resolver says about each link in ``note``; links that may name a source
     item (``[[zotero:KEY]]``) and no note are added to ``item_links`` for the index to answer."""
 
-    out: list[Finding] = []
+    out: list[Diagnosis] = []
     for link in extract(note.body, note.body_line, note.path):
         if not resolver.is_note_target(link):
             if not resolver.attachment_exists(link, note.path):
                 out.append(
-                    Finding(
+                    Diagnosis(
                         note.path,
                         link.line,
                         "missing-attachment",
@@ -255,7 +255,7 @@ def _link_findings(
         if r.path is None:
             what = "a folder, not a note" if r.why == "folder" else "no note (kp_id, path, file name, alias or title)"
             out.append(
-                Finding(
+                Diagnosis(
                     note.path,
                     link.line,
                     "unresolved-link",
@@ -265,7 +265,7 @@ def _link_findings(
             )
         elif link.heading and (target := anchors_of(r.path)) is not None and target.find(link.heading) is None:
             out.append(
-                Finding(
+                Diagnosis(
                     note.path,
                     link.line,
                     "unresolved-anchor",
@@ -276,7 +276,7 @@ def _link_findings(
         if r.path is not None and r.how == BY_TITLE:
             stem = posixpath.splitext(posixpath.basename(r.path))[0]
             out.append(
-                Finding(
+                Diagnosis(
                     note.path,
                     link.line,
                     "title-only-link",
@@ -288,8 +288,8 @@ def _link_findings(
     return out
 
 
-def _index_findings(app: App, settings: Settings) -> list[Finding]:
-    return [Finding(*f) for f in doctor_findings(settings, app.index_dir(settings))]
+def _index_findings(app: App, settings: Settings) -> list[Diagnosis]:
+    return [Diagnosis(*f) for f in doctor_findings(settings, app.index_dir(settings))]
 
 
 WARNINGS = frozenset({"title-only-link", "unknown-language", "unresolved-anchor", "deprecated-setting"})
@@ -302,13 +302,13 @@ def _screenful() -> int:
     return max(10, shutil.get_terminal_size((100, 40)).lines - 5)
 
 
-def _print_one(f: Finding) -> None:
+def _print_one(f: Diagnosis) -> None:
     where = f"{f.path}:{f.line}" if f.line else f.path
     output.line(f"{output.safe_path(where)}: {f.code}: {f.message} — {f.fix}")
 
 
-def _print_summary(findings: list[Finding]) -> None:
-    by_code: dict[str, list[Finding]] = {}
+def _print_summary(findings: list[Diagnosis]) -> None:
+    by_code: dict[str, list[Diagnosis]] = {}
     for f in findings:
         by_code.setdefault(f.code, []).append(f)
     width = max(len(c) for c in by_code)

@@ -25,7 +25,7 @@ WAIT_SECONDS = 30.0
 of thousands of notes a few) before it says the vault is busy."""
 
 
-def recover(vault: Vault) -> list[str]:
+def finish_interrupted(vault: Vault) -> list[str]:
     """Under the vault lock: what was finished or undone, one line each."""
     done = []
     decided = decision_journal.recover(vault)
@@ -48,7 +48,7 @@ def locked(vault: Vault, what: str, *, wait: float = 0.0) -> Iterator[None]:
     first = not holds(vault)
     with vault_lock(vault, what, wait=wait):
         if first:
-            for done in recover(vault):
+            for done in finish_interrupted(vault):
                 output.warn(done)
         yield
 
