@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from curator import languages, output
+from curator.commands.adopt import repository_document
 from curator.commands.app import App
 from curator.errors import ConfigError, UsageError
 from curator.index import language
@@ -143,7 +144,11 @@ def check(app: App) -> list[Finding]:
         template = tmpl.holding(note.path, templates)
         if note.kp_id:
             by_id.setdefault(note.kp_id, []).append(note.path)
-        elif template is None and not any(p.code in ("malformed-frontmatter", "invalid-kp-id") for p in note.problems):
+        elif (
+            template is None
+            and repository_document(note.path) is None
+            and not any(p.code in ("malformed-frontmatter", "invalid-kp-id") for p in note.problems)
+        ):
             findings.append(
                 Finding(
                     note.path,

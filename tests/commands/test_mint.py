@@ -120,9 +120,8 @@ def test_adopt_skips_templates_naming_the_folder(tmp_path: Path, cli, setting: s
     data = json.loads(r.out)
     assert [a["path"] for a in data["adopted"]] == ["Templates2/not-a-template.md"]
     reasons = {s["path"]: s["reason"] for s in data["skipped"]}
-    assert reasons["Templates/Daily Template.md"].startswith(
-        f"a template (Templates/ is the template folder in {setting})"
-    )
+    left = {s["path"]: s["reason"] for s in data["left_alone"]}
+    assert left["Templates/Daily Template.md"].startswith(f"a template (Templates/ is the template folder in {setting})")
     assert "`curator mint Daily/new.md` adds one in place" in reasons["Daily/new.md"]
     doctor = json.loads(cli("--vault", v.root, "--json", "doctor").out)
     flagged = {f["path"] for f in doctor["findings"] if f["code"] == "unidentified-note"}
