@@ -53,11 +53,17 @@ def adopt(ctx: click.Context, dry_run: bool, json_: bool) -> int:
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--new", "new", is_flag=True, help="Every new note in the work tree (not committed yet) without a kp_id.")
+@click.option(
+    "--staged",
+    is_flag=True,
+    help="Every new staged note without a kp_id, in the file and the git index alike (what the hook runs).",
+)
 @json_option
 @click.pass_context
-def mint(ctx: click.Context, paths: tuple[str, ...], json_: bool) -> int:
-    """Print a fresh kp_id; with PATHs, add one in place to each new, uncommitted note that has none."""
-    return mint_cmd.run(app_of(ctx, json_), paths)
+def mint(ctx: click.Context, paths: tuple[str, ...], new: bool, staged: bool, json_: bool) -> int:
+    """Print a fresh kp_id; with PATHs (or --new, --staged), add one in place to each new note that has none."""
+    return mint_cmd.run(app_of(ctx, json_), paths, new=new, staged=staged)
 
 
 @click.group()
@@ -73,8 +79,15 @@ def hooks() -> None:
     type=click.Path(dir_okay=False),
     help="The interpreter the hooks run Curator with. Default: the one running this command.",
 )
+@click.option(
+    "--mint-new/--no-mint-new",
+    "mint_new",
+    default=None,
+    help="Let the pre-commit hook mint a kp_id into each new note you commit without one. "
+    "Default: as the installed hook says (off at first).",
+)
 @json_option
 @click.pass_context
-def hooks_install(ctx: click.Context, force: bool, python: str | None, json_: bool) -> int:
+def hooks_install(ctx: click.Context, force: bool, python: str | None, mint_new: bool | None, json_: bool) -> int:
     """Install pre-commit, post-merge and post-checkout hooks into the vault's repository."""
-    return hooks_install_cmd.run(app_of(ctx, json_), force, python)
+    return hooks_install_cmd.run(app_of(ctx, json_), force, python, mint_new)

@@ -6,15 +6,21 @@ added to its frontmatter, or a frontmatter block holding only that line is put o
 of a note that has none; nothing else in the file changes. The proposal goes through
 the ordinary path (staged, validated, reviewed, applied as one commit).
 
+Left alone, by design, and named as such: templates (``curator.vault.templates``: a note
+made from one copies its frontmatter, so a template must not carry an identity) and the
+repository's own documents (``repository_document``: a forge shows README.md by name and
+renders a frontmatter block as a table above it).
+
 Skipped and named, so the rest proceed: notes whose frontmatter cannot be read or has
 an invalid ``kp_id`` (a modify may not change one), notes with uncommitted edits or not
 committed at all (a change is made against the committed blob; ``curator mint PATH`` gives
-a new note its kp_id in place), templates (``curator.vault.templates``), and notes that a
-pending proposal already changes (so a second run stages nothing while the first waits).
+a new note its kp_id in place), and notes that a pending proposal already changes (so a
+second run stages nothing while the first waits).
 """
 
 from __future__ import annotations
 
+import posixpath
 import shlex
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -35,11 +41,37 @@ if TYPE_CHECKING:
     from curator.operations.stage import Draft
 
 
+REPOSITORY_DOCUMENTS = frozenset(
+    {"CONTRIBUTING", "CHANGELOG", "CODE_OF_CONDUCT", "SECURITY", "SUPPORT", "GOVERNANCE", "AUTHORS"}
+    | {"LICENSE", "LICENCE", "COPYING"}
+)
+"""Files a forge shows by their name, as forges write them (in capitals); README in any case."""
+
+
+def repository_document(path: str) -> str | None:
+    """Why ``path`` is the repository's own document rather than a note of the vault, or None.
+
+    GitHub, GitLab and the like show these by name (a folder's README under its listing) and
+    render a frontmatter block as a table on top, so a ``kp_id`` block would be the first
+    thing every visitor reads. Judged by the name alone: ``README.md``, ``docs/readme.md``,
+    ``CONTRIBUTING.md``; a note called ``Security.md`` is a note."""
+    stem = posixpath.basename(path).split(".", 1)[0]
+    if stem.casefold() != "readme" and stem not in REPOSITORY_DOCUMENTS:
+        return None
+    return (
+        f"a repository document ({stem}: a forge shows it by name and would render a frontmatter block "
+        "as a table on top); add a kp_id line by hand if it is a note"
+    )
+
+
 @dataclass
 class Plan:
     drafts: list[Draft] = field(default_factory=list)
     minted: list[tuple[str, str]] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    """Notes adopt cannot change safely, with what to do."""
+    left_alone: list[tuple[str, str]] = field(default_factory=list)
+    """Templates and repository documents: never given a kp_id by adopt, by design."""
     identified: int = 0
 
 
@@ -81,7 +113,13 @@ def plan(app: App) -> Plan:
             continue
         folder = tmpl.holding(note.path, templates)
         if folder is not None:
-            out.skipped.append((note.path, f"a template ({folder.describe()}): notes made from it get their own kp_id"))
+            out.left_alone.append(
+                (note.path, f"a template ({folder.describe()}): notes made from it get their own kp_id")
+            )
+            continue
+        document = repository_document(note.path)
+        if document is not None:
+            out.left_alone.append((note.path, document))
             continue
         if note.path in taken:
             out.skipped.append((note.path, f"already changed by pending proposal {taken[note.path]}"))
@@ -118,7 +156,20 @@ def plan(app: App) -> Plan:
         out.drafts.append(Draft("modify", note.path, base_blob=str(entry.id), diff=unified(note.path, committed, new)))
         out.minted.append((note.path, kp_id))
     out.skipped.sort()
+    out.left_alone.sort()
     return out
+
+
+def _left_alone(p: Plan) -> str:
+    """``; left alone: 2 template(s), 1 repository document(s)`` for the summary line."""
+    templates = sum(1 for _path, why in p.left_alone if why.startswith("a template"))
+    documents = len(p.left_alone) - templates
+    parts = []
+    if templates:
+        parts.append(f"{templates} template(s)")
+    if documents:
+        parts.append(f"{documents} repository document(s)")
+    return f"; left alone: {', '.join(parts)}" if parts else ""
 
 
 def run(app: App, dry_run: bool) -> int:
@@ -155,17 +206,23 @@ def run(app: App, dry_run: bool) -> int:
                 "adopted": [{"path": path, "kp_id": kp} for path, kp in p.minted] if ok else [],
                 "already_identified": p.identified,
                 "skipped": [{"path": path, "reason": why} for path, why in p.skipped],
+                "left_alone": [{"path": path, "reason": why} for path, why in p.left_alone],
                 "findings": [f.to_json() for f in report.findings] if report else [],
             }
         )
         return 0 if ok else EXIT_FAILED
+    for path, why in p.left_alone:
+        output.line(f"left alone {output.safe_path(path)}: {why}")
     for path, why in p.skipped:
         output.line(f"skipped {output.safe_path(path)}: {why}")
     if not p.drafts:
-        output.line(f"nothing to adopt: {p.identified} note(s) already have a kp_id")
+        output.line(f"nothing to adopt: {p.identified} note(s) already have a kp_id{_left_alone(p)}")
         return 0
     if dry_run:
-        output.line(f"would give {len(p.drafts)} note(s) a kp_id; {p.identified} already have one")
+        output.line(
+            f"would give {len(p.drafts)} note(s) a kp_id; {p.identified} already have one; "
+            f"{len(p.skipped)} skipped{_left_alone(p)}"
+        )
         return 0
     if report is not None and not report.ok:
         output.line("the adopt proposal was rejected by the validator; nothing was staged")
@@ -175,7 +232,7 @@ def run(app: App, dry_run: bool) -> int:
         return EXIT_FAILED
     output.line(
         f"{staged_id}: valid — gives {len(p.drafts)} note(s) a kp_id; {p.identified} already had one; "
-        f"{len(p.skipped)} skipped"
+        f"{len(p.skipped)} skipped{_left_alone(p)}"
     )
     output.line(f"next: curator review, or curator apply {staged_id} to apply it as one commit")
     return 0

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from curator import languages, output
+from curator.commands.adopt import repository_document
 from curator.commands.app import App
 from curator.errors import ConfigError, UsageError
 from curator.index import language
@@ -143,7 +144,11 @@ def check(app: App) -> list[Diagnosis]:
         template = tmpl.holding(note.path, templates)
         if note.kp_id:
             by_id.setdefault(note.kp_id, []).append(note.path)
-        elif template is None and not any(p.code in ("malformed-frontmatter", "invalid-kp-id") for p in note.problems):
+        elif (
+            template is None
+            and repository_document(note.path) is None
+            and not any(p.code in ("malformed-frontmatter", "invalid-kp-id") for p in note.problems)
+        ):
             findings.append(
                 Diagnosis(
                     note.path,
@@ -292,6 +297,32 @@ def _index_findings(app: App, settings: Settings) -> list[Diagnosis]:
     return [Diagnosis(*f) for f in doctor_findings(settings, app.index_dir(settings))]
 
 
+CODES = (
+    "not-initialised",
+    "config",
+    "deprecated-setting",
+    "unreadable-note",
+    "symlink",
+    "too-large",
+    "case-clash",
+    "malformed-frontmatter",
+    "invalid-kp-id",
+    "unidentified-note",
+    "duplicate-kp-id",
+    "status-field",
+    "managed-region",
+    "unknown-language",
+    "unresolved-link",
+    "unresolved-anchor",
+    "title-only-link",
+    "missing-attachment",
+    "index-corrupt",
+    "embedder",
+    "epoch-mismatch",
+    "pending-embeddings",
+)
+"""Every code doctor can report, in the order docs/cli.md lists them (a test keeps the two equal,
+and equal to the codes the checks above, the index's and the note parser's, can produce)."""
 WARNINGS = frozenset({"title-only-link", "unknown-language", "unresolved-anchor", "deprecated-setting"})
 """Codes that are shown but do not fail doctor on their own: the link works today."""
 SUMMARY_TOP = 5
@@ -324,17 +355,33 @@ def _print_summary(findings: list[Diagnosis]) -> None:
     output.line("list one code with `curator doctor --code CODE`, every finding with `--all`")
 
 
+def _closing(shown: list[Finding], codes: tuple[str, ...], hidden: int) -> str:
+    """The last line under ``--code``: what was shown, and whether anything left out needs fixing."""
+    named = ", ".join(dict.fromkeys(codes))
+    failing = sum(1 for f in shown if f.code not in WARNINGS)
+    warned = len(shown) - failing
+    if not shown:
+        said = f"no finding with code {named}"
+    elif failing:
+        said = f"{failing} finding(s) with code {named} need fixing" + (f", and {warned} warning(s)" if warned else "")
+    else:
+        said = f"{warned} warning(s) with code {named}: warnings do not fail doctor"
+    if hidden:
+        return f"{said}; {hidden} finding(s) with other codes need fixing (`curator doctor` lists them)"
+    return f"{said}; nothing else needs fixing"
+
+
 def run(app: App, *, summary: bool = False, codes: tuple[str, ...] = (), every: bool = False) -> int:
     if summary and every:
         raise UsageError("--summary and --all contradict each other; give one")
+    unknown = [c for c in dict.fromkeys(codes) if c not in CODES]
+    if unknown:
+        raise UsageError(f"--code {unknown[0]}: doctor has no such code", hint="the codes: " + ", ".join(CODES))
     findings = check(app)
+    hidden = 0
     if codes:
-        known = {f.code for f in findings}
+        hidden = sum(1 for f in findings if f.code not in codes and f.code not in WARNINGS)
         findings = [f for f in findings if f.code in codes]
-        if not findings and not app.json:
-            unknown = [c for c in codes if c not in known]
-            if unknown:
-                output.line(f"no finding with code {', '.join(unknown)}")
     failing = [f for f in findings if f.code not in WARNINGS]
     if app.json:
         output.emit_json(
@@ -362,7 +409,9 @@ def run(app: App, *, summary: bool = False, codes: tuple[str, ...] = (), every: 
         for code in sorted({f.code for f in warned}):
             n = sum(1 for f in warned if f.code == code)
             output.line(f"{n} warning(s) {code}: list them with `curator doctor --code {code}`")
-    if not failing:
+    if codes:
+        output.line(_closing(findings, codes, hidden))
+    elif not failing:
         output.line("ok: nothing needs fixing")
     else:
         output.line(f"{len(failing)} finding(s)")

@@ -6,6 +6,13 @@ installed copy records the interpreter that runs Curator (this one, unless
 ``--python`` says otherwise), so a commit does not depend on ``curator`` being on
 PATH, and the shell patterns of the vault's notes, so a commit that touches no
 note and nothing under ``.kp/`` passes without starting Python.
+
+``--mint-new`` is the person's opt-in to having the pre-commit hook mint a ``kp_id``
+into each new note they commit without one (``curator mint --staged``). It is recorded
+in the installed hook, not in ``.kp/config.yaml``: the config is committed and shared by
+every clone (CI's too), and sits in the work tree, where an agent with file tools could
+switch on a write that runs at the person's commit; the hooks folder is this clone's own,
+written by this command. Installing again keeps the choice unless told otherwise.
 """
 
 from __future__ import annotations
@@ -109,17 +116,30 @@ def _keep_kp_ids(vault: Vault) -> None:
         _ = staged_state(vault).committed_kp_ids
 
 
-def run(app: App, force: bool, python: str | None = None) -> int:
+def _minting(path: str) -> bool:
+    """Whether the pre-commit hook Curator installed at ``path`` mints (``--mint-new``)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return False
+    return MARK in text and re.search(r"^CURATOR_MINT_NEW=\S", text, re.M) is not None
+
+
+def run(app: App, force: bool, python: str | None = None, mint_new: bool | None = None) -> int:
     vault = app.vault()
     interpreter = os.path.abspath(python) if python else sys.executable
     if not (os.path.isfile(interpreter) and os.access(interpreter, os.X_OK)):
         raise UsageError(f"--python {interpreter}: not an executable file")
+    target = _hooks_dir(vault)
+    if mint_new is None:
+        mint_new = _minting(os.path.join(target, "pre-commit"))
     values = {
         "CURATOR_PYTHON": interpreter,
         "CURATOR_NOTES": notes_pattern(app.settings().notes.include),
         "CURATOR_CONFIG": _staged_config_blob(vault),
+        "CURATOR_MINT_NEW": "1" if mint_new else "",
     }
-    target = _hooks_dir(vault)
     # A core.hooksPath inside the work tree is vault content: no symlinked folder on the way is followed.
     def under(folder: str) -> bool:
         return os.path.commonpath([os.path.abspath(target), os.path.abspath(folder)]) == os.path.abspath(folder)
@@ -147,7 +167,15 @@ def run(app: App, force: bool, python: str | None = None) -> int:
         installed.append(name)
     _keep_kp_ids(vault)
     if app.json:
-        output.emit_json({"hooks_dir": target, "python": interpreter, "installed": installed, "unchanged": kept})
+        output.emit_json(
+            {
+                "hooks_dir": target,
+                "python": interpreter,
+                "mint_new": mint_new,
+                "installed": installed,
+                "unchanged": kept,
+            }
+        )
     else:
         for name in installed:
             output.line(f"installed {output.escape(os.path.join(target, name))}")
@@ -155,4 +183,11 @@ def run(app: App, force: bool, python: str | None = None) -> int:
             output.line(f"up to date {output.escape(os.path.join(target, name))}")
         output.line(f"the hooks run Curator with {output.escape(interpreter)}")
         output.line(f"git runs them from {output.escape(target)} (`git rev-parse --git-path hooks`)")
+        if mint_new:
+            output.line("a new note you commit without a kp_id gets one minted and staged (--no-mint-new to stop)")
+        else:
+            output.line(
+                "a new note you commit without a kp_id is refused: `curator mint --new` gives your new notes "
+                "one, or install with --mint-new to have the hook do it at each commit"
+            )
     return 0

@@ -15,7 +15,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -154,13 +154,16 @@ LOCK = "writer.lock"
 
 
 @contextlib.contextmanager
-def writer_lock(index_dir: str, wait_seconds: float = 60.0) -> Iterator[str | None]:
+def writer_lock(
+    index_dir: str, wait_seconds: float = 60.0, waiting: Callable[[str], None] | None = None
+) -> Iterator[str | None]:
     """One indexer at a time per index; readers never take it.
 
     A POSIX record lock (``lockf``), not ``flock``: a forked worker process does not
     inherit it, so only the indexer itself holds it, and the kernel drops it the moment
     that process dies, however it dies. The file records the holder's pid; yields a
-    one-line note when the previous holder died without letting go.
+    one-line note when the previous holder died without letting go. ``waiting`` is told at
+    once, in one line, when another indexer holds the lock and this one waits for it.
     """
     path = os.path.join(index_dir, LOCK)
     try:
@@ -175,12 +178,19 @@ def writer_lock(index_dir: str, wait_seconds: float = 60.0) -> Iterator[str | No
                 fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except OSError:
+                holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+                who = f" (pid {holder})" if holder.isdigit() else ""
                 if time.monotonic() > deadline:
-                    holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-                    who = f" (pid {holder})" if holder.isdigit() else ""
+                    waited = f"; waited {clock.duration(wait_seconds)}" if wait_seconds >= 1 else ""
                     raise IndexError_(
-                        f"another curator{who} is indexing this vault", hint="wait for it to finish"
+                        f"another curator{who} is indexing this vault{waited}", hint="wait for it to finish"
                     ) from None
+                if waiting is not None and wait_seconds >= 1:
+                    waiting(
+                        f"another curator{who} is indexing this vault; waiting up to "
+                        f"{clock.duration(wait_seconds)} for it to finish"
+                    )
+                    waiting = None
                 time.sleep(0.05)
         previous = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
         note = None

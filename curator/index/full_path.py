@@ -12,7 +12,7 @@ import apsw
 
 from curator.index import db
 from curator.index.db import VAULT as SOURCE
-from curator.index.writer import Writer, resolve_links, save_languages
+from curator.index.writer import DocInput, Writer, resolve_links, save_languages
 from curator.settings import Settings
 from curator.vault.discover import Vault
 from curator.vault.links import LINKS_VERSION
@@ -22,6 +22,36 @@ if TYPE_CHECKING:
     from curator.index.reconcile import Progress, Report
 
 BATCH = 500
+OUTSIZED_PASSAGES = 1000
+"""A note that makes more passages than this is named: a note usually makes a few, and a
+thousand passages (about 1.5 MB of text) are minutes of embedding and crowd search."""
+UNBROKEN_PASSAGES = 200
+"""Nor more than this many in one section, with no heading between them (about 300 KB):
+what a pasted log, export or dump looks like, rather than anything written to be read."""
+
+
+def outsized(doc: DocInput, settings: Settings) -> str | None:
+    """The warning for a note with far more passages than notes have, naming it; None for
+    any other note."""
+    passages = doc.passages
+    if len(passages) <= UNBROKEN_PASSAGES:
+        return None
+    longest, run = 1, 1
+    for before, after in itertools.pairwise(passages):
+        run = run + 1 if after[3] == before[3] else 1  # the same breadcrumb: one section
+        longest = max(longest, run)
+    if len(passages) <= OUTSIZED_PASSAGES and longest <= UNBROKEN_PASSAGES:
+        return None
+    unbroken = (
+        f", {longest} of them in one section with no heading (a pasted log or dump?)"
+        if longest > UNBROKEN_PASSAGES
+        else ""
+    )
+    return (
+        f"{doc.path} makes {len(passages)} passages{unbroken}; a note usually makes a few. If it is not "
+        f"for searching, keep it out with notes.exclude, or set notes.max_bytes (now {settings.notes.max_bytes}) "
+        f"below its {doc.size} bytes"
+    )
 
 
 def full_path(
@@ -88,6 +118,8 @@ def full_path(
                     report.unchanged += 1
                 elif kind == "doc":
                     written, reused = writer.upsert(payload, reuse, old[0] if old else None)
+                    if (warning := outsized(payload, settings)) is not None:
+                        report.warnings.append(warning)
                     report.indexed += 1
                     report.written += written
                     report.reused += reused

@@ -180,7 +180,7 @@ def reconcile(
         if not db.is_corruption(e):
             raise
         damage = e
-    with epochs.writer_lock(index_dir, wait_seconds=lock_wait):
+    with epochs.writer_lock(index_dir, wait_seconds=lock_wait, waiting=announce):
         ep = epochs.serving(index_dir)
         where = epochs.quarantine(ep) if ep is not None else None
     report = _reconcile(vault, settings, index_dir, progress, lock_wait, sync, announce, upgrade)
@@ -218,7 +218,7 @@ def _reconcile(
         configured = None
         config_error = str(e)
     cores.check_environment()
-    with epochs.writer_lock(index_dir, wait_seconds=lock_wait) as took_over:
+    with epochs.writer_lock(index_dir, wait_seconds=lock_wait, waiting=announce) as took_over:
         if took_over:
             report.warnings.append(took_over)
         ep = epochs.serving(index_dir)
@@ -290,7 +290,7 @@ def rebuild(
     mode = settings.index.normalisation
     fp = epochs.fingerprint(spec, mode)
     cores.check_environment()
-    with epochs.writer_lock(index_dir) as took_over:
+    with epochs.writer_lock(index_dir, waiting=announce) as took_over:
         if took_over:
             report.warnings.append(took_over)
         ep, conn = _create(index_dir, fp, mode)

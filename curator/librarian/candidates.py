@@ -6,7 +6,9 @@ A note's creation time is the first configured frontmatter key that holds a date
 (``created``, then ``date``), else the commit that added the file, else the
 moment the index first saw it. A malformed or future frontmatter date is named
 in a warning and the next source is used. Digest notes, ``now.md`` (the anchor,
-not news), producer-owned paths and empty notes (no passage) are never candidates.
+not news), producer-owned paths, templates (``curator.vault.templates``: what a note is
+made from is not news, and its ``{{date}}`` is no summary) and empty notes (no passage)
+are never candidates.
 """
 
 from __future__ import annotations
@@ -22,8 +24,10 @@ from curator.index.catalog import Record
 from curator.index.db import VAULT
 from curator.librarian import dates
 from curator.settings import Settings
+from curator.vault import templates as tmpl
 from curator.vault.globs import matches
 from curator.vault.note import NotANote, parse
+from curator.vault.templates import TemplateFolder
 
 DIGEST_KEY = "digest"
 """The frontmatter mapping that marks a digest note and records its window."""
@@ -145,12 +149,12 @@ def created_at(
     return None
 
 
-def excluded(doc: Record, settings: Settings) -> bool:
+def excluded(doc: Record, settings: Settings, templates: list[TemplateFolder]) -> bool:
     if doc.source != VAULT:
         return False
     if in_digest_dir(doc.path, settings) or digest_window(doc.meta) is not None:
         return True
-    if doc.path == settings.notes.now_note:
+    if doc.path == settings.notes.now_note or tmpl.holding(doc.path, templates) is not None:
         return True
     return matches(doc.path, settings.producers.paths)
 
@@ -162,13 +166,19 @@ def _origin(origin: str) -> str:
 
 
 def select(
-    docs: list[Record], settings: Settings, now: dt.datetime, added: AddedTimes, since: dt.datetime | None
+    docs: list[Record],
+    settings: Settings,
+    now: dt.datetime,
+    added: AddedTimes,
+    since: dt.datetime | None,
+    templates: list[TemplateFolder],
 ) -> Selection:
-    """The candidates in (since, now], in document order (source, path)."""
+    """The candidates in (since, now], in document order (source, path); ``templates`` are the
+    folders the vault's settings name (``templates.on_disk``)."""
     sel = Selection(Window(since, now))
     undated: list[str] = []
     for doc in docs:
-        if excluded(doc, settings) or not doc.passages:
+        if excluded(doc, settings, templates) or not doc.passages:
             continue  # a note with nothing in it yet (a new "Untitled") is not news
         problems: list[str] = []
         c = created_at(doc, settings, now, added, problems.append)

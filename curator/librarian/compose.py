@@ -26,6 +26,7 @@ from curator.librarian import render, scoring, summary
 from curator.librarian.history import added_times
 from curator.search.legs import WEIGHTS
 from curator.settings import Settings
+from curator.vault import templates
 from curator.vault.discover import Vault
 from curator.vault.identity import mint
 
@@ -167,7 +168,7 @@ def compose(vault: Vault, settings: Settings, index_dir: str, opts: Options) -> 
                     )
             return history[0]
 
-        sel = cands.select(docs, settings, opts.now, added, since)
+        sel = cands.select(docs, settings, opts.now, added, since, templates.on_disk(vault.root))
         warnings += sel.warnings
         result.candidates = len(sel.candidates)
         if not sel.candidates:

@@ -153,3 +153,50 @@ def test_applying_a_large_adopt_names_ten_paths_and_counts_the_rest(tmp_path: Pa
     assert r.code == 0, r
     summary = r.out.strip().splitlines()[-1]
     assert summary.endswith("n09.md and 2 more") and "n10.md" not in summary, summary
+
+
+def test_adopt_leaves_templates_and_repository_documents_alone_and_says_so(tmp_path: Path, cli) -> None:
+    """A repository without Obsidian's template settings: a `01 Templates` folder is still templates,
+    and README.md and CONTRIBUTING.md are the repository's, not notes to put a frontmatter table on."""
+    v = make_git_vault(tmp_path / "repo")
+    v.write(".kp/config.yaml", "")
+    left = {
+        "01 Templates/Daily.md": "# {{date:YYYY-MM-DD}}\n",
+        "_templates/meeting.md": "---\ntags: [meeting]\n---\n# {{title}}\n",
+        "README.md": "# My notes\n\nHow this repository works.\n",
+        "CONTRIBUTING.md": "# Contributing\n",
+        "docs/readme.md": "# Docs\n",
+        "LICENSE.md": "MIT\n",
+    }
+    adopted = {"notes/idea.md": "# Idea\n", "Security.md": "# Thoughts on security\n", "Templates notes.md": "# T\n"}
+    for path, body in {**left, **adopted}.items():
+        v.write(path, body)
+    v.commit("a repository of notes")
+    data = _adopt(cli, v, "--dry-run")
+    assert {a["path"] for a in data["adopted"]} == set(adopted)
+    assert {s["path"] for s in data["left_alone"]} == set(left) and data["skipped"] == []
+    r = cli("--vault", v.root, "adopt")
+    assert r.code == 0, r
+    for path in left:
+        assert f"left alone {path}: " in r.out
+    assert "left alone 01 Templates/Daily.md: a template (01 Templates/ is named as a template folder" in r.out
+    assert "left alone README.md: a repository document (README: a forge shows it by name" in r.out
+    assert "gives 3 note(s) a kp_id" in r.out and "left alone: 2 template(s), 4 repository document(s)" in r.out
+    doctor = json.loads(cli("--vault", v.root, "--json", "doctor").out)
+    flagged = {f["path"] for f in doctor["findings"] if f["code"] == "unidentified-note"}
+    assert flagged == set(adopted)  # doctor asks for no kp_id adopt would not give
+    for path, body in left.items():
+        assert v.read(path) == body
+
+
+def test_template_settings_win_over_folder_names() -> None:
+    from curator.vault import templates
+
+    named = templates.folders(lambda rel: b'{"folder": "Meta/Tpl"}' if rel == ".obsidian/templates.json" else None)
+    assert [f.folder for f in named] == ["Meta/Tpl"]
+    assert templates.holding("Meta/Tpl/a.md", named) is not None
+    assert templates.holding("Templates/a.md", named) is None  # the settings name another folder
+    for path in ("Templates/a.md", "templates/x/a.md", "01 Templates/a.md", "_templates/a.md", "99 - Template/a.md"):
+        assert templates.holding(path, []) is not None, path
+    for path in ("Templates.md", "My Templates/a.md", "templates-old/a.md", "notes/templates.md"):
+        assert templates.holding(path, []) is None, path

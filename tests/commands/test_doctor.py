@@ -132,7 +132,8 @@ def test_many_findings_are_summarised_by_code_and_filtered(tmp_path: Path, cli) 
         "bare.md: unidentified-note: no kp_id in frontmatter — `curator adopt` gives committed notes one "
         "(a proposal to review), `curator mint PATH` a new note not committed yet; identity falls back to "
         "the path until then",
-        "1 finding(s)",
+        "1 finding(s) with code unidentified-note need fixing; 80 finding(s) with other codes need fixing "
+        "(`curator doctor` lists them)",
     ]
     every = cli("--vault", v.root, "doctor", "--all")
     assert len(every.out.splitlines()) == 82
@@ -141,3 +142,73 @@ def test_many_findings_are_summarised_by_code_and_filtered(tmp_path: Path, cli) 
     code, findings = _findings(cli, v.root)
     assert code == 1 and len(findings) == 81 and set(findings[0]) <= {"code", "path", "line", "message", "fix"}
     assert cli("--vault", v.root, "doctor", "--summary", "--all").code == 2
+
+
+def test_an_unknown_code_is_a_one_line_usage_error_naming_the_codes(vault) -> None:
+    for args in (["doctor", "--code", "bad-frontmatter"], ["--json", "doctor", "--code", "unresolved-link", "--code", "nope"]):
+        r = run_process("--vault", vault.root, *args)
+        assert r.returncode == 2 and r.stdout == "", r
+        (line,) = r.stderr.splitlines()
+        bad = args[-1]
+        assert line.startswith(f"curator: --code {bad}: doctor has no such code (the codes: not-initialised, ")
+        assert "malformed-frontmatter" in line and "pending-embeddings" in line
+
+
+def test_code_says_what_it_showed_and_what_else_needs_fixing(tmp_path: Path, cli) -> None:
+    v = make_git_vault(tmp_path / "anchors")
+    v.write(".kp/config.yaml", "")
+    v.write("sleep.md", note("kp:01J0000000000000000000SLEP", "Sleep", "## Tips\n"))
+    v.write("day.md", note("kp:01J00000000000000000000DAY", "Day", "[[sleep#Nope]] and [[sleep#Tips]]\n"))
+    v.commit()
+    r = cli("--vault", v.root, "doctor", "--code", "unresolved-anchor")
+    assert r.code == 0
+    assert "ok: nothing needs fixing" not in r.out
+    assert r.out.splitlines()[-1] == (
+        "1 warning(s) with code unresolved-anchor: warnings do not fail doctor; nothing else needs fixing"
+    )
+    v.write("bare.md", "no identity\n")
+    v.commit()
+    r = cli("--vault", v.root, "doctor", "--code", "unresolved-anchor")
+    assert r.code == 0 and r.out.splitlines()[-1] == (
+        "1 warning(s) with code unresolved-anchor: warnings do not fail doctor; "
+        "1 finding(s) with other codes need fixing (`curator doctor` lists them)"
+    )
+    none = cli("--vault", v.root, "doctor", "--code", "case-clash")
+    assert none.code == 0 and none.out.splitlines() == [
+        "no finding with code case-clash; 1 finding(s) with other codes need fixing (`curator doctor` lists them)"
+    ]
+
+
+def _reported_codes() -> set[str]:
+    """Every code the checks can produce, read from their source: doctor's Finding(path, line, CODE, ...),
+    the index's (path, line, CODE, message, fix) rows and the note parser's Problem(CODE, ...)."""
+    import ast
+
+    from tests.conftest import ROOT
+
+    found: set[str] = set()
+    for rel, position in (("commands/doctor.py", 2), ("index/health.py", 2), ("vault/note.py", 0)):
+        tree = ast.parse((ROOT / "curator" / rel).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("Finding", "Problem"):
+                args = node.args
+            elif isinstance(node, ast.Tuple) and len(node.elts) == 5 and rel == "index/health.py":
+                args = node.elts
+            else:
+                continue
+            if len(args) > position and isinstance(args[position], ast.Constant):
+                found.add(args[position].value)
+    return found
+
+
+def test_every_code_doctor_can_report_is_in_the_cli_doc_and_no_other() -> None:
+    import re
+
+    from curator.commands.doctor import CODES, WARNINGS
+    from tests.conftest import ROOT
+
+    doc = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([a-z-]+)` \|\s*(yes)?\s*\|", doc, re.M)
+    assert [code for code, _ in rows] == list(CODES)
+    assert {code for code, warning in rows if warning} == WARNINGS
+    assert _reported_codes() == set(CODES)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -120,9 +121,8 @@ def test_adopt_skips_templates_naming_the_folder(tmp_path: Path, cli, setting: s
     data = json.loads(r.out)
     assert [a["path"] for a in data["adopted"]] == ["Templates2/not-a-template.md"]
     reasons = {s["path"]: s["reason"] for s in data["skipped"]}
-    assert reasons["Templates/Daily Template.md"].startswith(
-        f"a template (Templates/ is the template folder in {setting})"
-    )
+    left = {s["path"]: s["reason"] for s in data["left_alone"]}
+    assert left["Templates/Daily Template.md"].startswith(f"a template (Templates/ is the template folder in {setting})")
     assert "`curator mint Daily/new.md` adds one in place" in reasons["Daily/new.md"]
     doctor = json.loads(cli("--vault", v.root, "--json", "doctor").out)
     flagged = {f["path"] for f in doctor["findings"] if f["code"] == "unidentified-note"}
@@ -163,3 +163,63 @@ def test_doctor_fix_texts_name_adopt_and_mint(obsidian: GitVault, cli) -> None:
     fixes = {f["code"]: f["fix"] for f in data["findings"]}
     assert "curator adopt" in fixes["unidentified-note"] and "curator mint PATH" in fixes["unidentified-note"]
     assert "curator mint" in fixes["duplicate-kp-id"] and "curator new" not in fixes["duplicate-kp-id"]
+
+
+def _blob(v: GitVault, spec: str) -> bytes:
+    return subprocess.run(["git", "show", spec], cwd=v.root, capture_output=True, check=True).stdout
+
+
+def test_mint_new_gives_every_new_note_of_yours_a_kp_id_and_touches_nothing_else(obsidian: GitVault, cli) -> None:
+    obsidian.write(".gitignore", "private/\n")
+    obsidian.write("committed.md", "# Committed without id\n")
+    obsidian.commit("more")
+    obsidian.write("Daily/untracked.md", "# Made in Obsidian\n")
+    obsidian.write("Daily/staged.md", "---\ntags: [daily]\n---\n# Staged\n")
+    obsidian.git("add", "Daily/staged.md")
+    obsidian.write("has-id.md", note("kp:01J0000000000000000000HASI", "Has"))
+    obsidian.write("Templates/Weekly.md", "# Week {{date}}\n")
+    obsidian.write("private/secret.md", "# ignored by git\n")
+    obsidian.write(".obsidian/workspace.md", "# excluded\n")
+    obsidian.write(".kp/proposals/01J0000000000000000000PROP/files/agent.md", "# an agent's new note\n")
+    obsidian.write("committed.md", "# Committed without id, edited\n")
+    untouched = ["committed.md", "has-id.md", "Templates/Weekly.md", "private/secret.md", ".obsidian/workspace.md"]
+    untouched.append(".kp/proposals/01J0000000000000000000PROP/files/agent.md")
+    before = {p: (obsidian.root / p).read_bytes() for p in untouched}
+    r = cli("--vault", obsidian.root, "mint", "--new")
+    assert r.code == 0, r
+    assert {p: (obsidian.root / p).read_bytes() for p in untouched} == before
+    minted = {line.split("  ")[0]: line.split("  ")[1] for line in r.out.splitlines() if "  kp:" in line}
+    assert set(minted) == {"Daily/staged.md", "Daily/untracked.md"}
+    for path, kp_id in minted.items():
+        assert _kp(obsidian, path) == kp_id and is_fresh_kp_ulid(kp_id)
+    assert obsidian.read("Daily/staged.md") == f"---\ntags: [daily]\nkp_id: {minted['Daily/staged.md']}\n---\n# Staged\n"
+    assert "next: git add Daily/staged.md" in r.out  # staged before the kp_id: add it again
+    again = cli("--vault", obsidian.root, "mint", "--new")
+    assert again.code == 0 and "no new note without a kp_id" in again.out
+
+
+def test_mint_staged_puts_the_kp_id_in_the_file_and_the_index_and_leaves_the_rest(obsidian: GitVault, cli) -> None:
+    obsidian.write("Daily/today.md", "# Today\r\n")
+    obsidian.write("Daily/partly.md", "# Partly\n")
+    obsidian.write("Daily/untracked.md", "# Not staged\n")
+    obsidian.git("add", "Daily/today.md", "Daily/partly.md")
+    obsidian.write("Daily/partly.md", "# Partly\n\nAn edit not staged.\n")
+    r = cli("--vault", obsidian.root, "--json", "mint", "--staged")
+    assert r.code == 1, r  # one note it could not mint: named
+    data = json.loads(r.out)
+    (minted,) = data["minted"]
+    assert minted["path"] == "Daily/today.md" and minted["restaged"] is True
+    assert (obsidian.root / "Daily/today.md").read_bytes() == f"---\r\nkp_id: {minted['kp_id']}\r\n---\r\n# Today\r\n".encode()
+    assert _blob(obsidian, ":Daily/today.md") == f"---\r\nkp_id: {minted['kp_id']}\r\n---\r\n# Today\r\n".encode()
+    assert "Daily/today.md" not in obsidian.git("diff", "--name-only").stdout  # the file is what is staged
+    (skipped,) = data["skipped"]
+    assert skipped["path"] == "Daily/partly.md" and "differs from what is staged" in skipped["reason"]
+    assert obsidian.read("Daily/partly.md") == "# Partly\n\nAn edit not staged.\n"
+    assert _blob(obsidian, ":Daily/partly.md") == b"# Partly\n"
+    assert obsidian.read("Daily/untracked.md") == "# Not staged\n"
+
+
+def test_mint_takes_paths_or_new_or_staged(obsidian: GitVault, cli) -> None:
+    assert cli("--vault", obsidian.root, "mint", "--new", "--staged").code == 2
+    r = cli("--vault", obsidian.root, "mint", "--new", "Sleep.md")
+    assert r.code == 2 and "not both" in r.err

@@ -169,3 +169,47 @@ def test_an_epoch_an_older_curator_built_is_rebuilt_never_mixed(vault: GitVault,
     report = _index(cli, vault.root)
     assert any("built by an older Curator (normalisation v1); built a new epoch" in w for w in report["warnings"])
     assert report["indexed"] == 3 and _epoch_file(vault.root) != old and not old.exists()
+
+
+def test_a_second_indexer_says_at_once_that_it_waits_and_for_how_long(vault: GitVault) -> None:
+    import subprocess
+    import sys
+    import time
+
+    from curator.index.epoch import writer_lock
+    from curator.locations import default_index_dir
+
+    env = {**os.environ, "CURATOR_EMBEDDER": "none"}
+    with writer_lock(default_index_dir(str(vault.root))):  # another indexer, at work
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "curator", "--vault", str(vault.root), "index"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        assert proc.stderr is not None
+        started = time.monotonic()
+        line = proc.stderr.readline()
+        waited = time.monotonic() - started
+        assert line == (
+            f"another curator (pid {os.getpid()}) is indexing this vault; waiting up to 60s for it to finish\n"
+        )
+        assert waited < 30 and proc.poll() is None  # said while it waits, not after the minute
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert "2 indexed" in out
+
+
+def test_a_note_with_far_more_passages_than_notes_have_is_named(vault: GitVault, cli) -> None:
+    log = "\n\n".join(f"12:00:{i % 60:02d} INFO worker {i} handled request {i} in {i % 97} ms " * 20 for i in range(400))
+    vault.write("logs/server.md", "# Server log\n\n" + log + "\n")
+    book = "\n\n".join(f"## Chapter {i}\n\n" + ("A sentence of the chapter that goes on. " * 30) for i in range(250))
+    vault.write("reading/book.md", "# A long book, well kept\n\n" + book + "\n")
+    data = _index(cli, vault.root)
+    warned = [w for w in data["warnings"] if "passages" in w]
+    assert len(warned) == 1, data["warnings"]
+    assert warned[0].startswith("logs/server.md makes 400 passages, 400 of them in one section with no heading")
+    assert "notes.exclude" in warned[0] and "notes.max_bytes" in warned[0]
+    again = _index(cli, vault.root)  # named when it is indexed, not on every run
+    assert not [w for w in again["warnings"] if "passages" in w]

@@ -308,3 +308,34 @@ def test_a_now_md_the_index_does_not_hold_is_embedded_with_the_epochs_model(dvau
     for e in out["entries"]:
         note_vec = _unit_mean(vectors[e["path"]])
         assert e["similarity"] == pytest.approx(sum(a * b for a, b in zip(note_vec, anchor, strict=True)), abs=1e-6)
+
+
+TEMPLATE = """---
+created: 2026-06-14
+tags: [daily]
+---
+# {{date:YYYY-MM-DD}}
+
+{{date:YYYY-MM-DD}} Daily note with search, ranking and passages for the day.
+"""
+
+
+@pytest.mark.parametrize(
+    ("settings", "template"),
+    [
+        ({".obsidian/templates.json": '{"folder": "Templates"}'}, "Templates/Daily.md"),
+        ({}, "01 Templates/Daily.md"),  # no Obsidian settings: the folder's name says it
+    ],
+)
+def test_templates_are_never_candidates(
+    dvault: GitVault, cli, settings: dict[str, str], template: str
+) -> None:
+    for path, text in settings.items():
+        dvault.write(path, text)
+    dvault.write(template, TEMPLATE)
+    dvault.commit("a template")
+    out = _digest(cli, dvault, "--k", "10")
+    assert out["candidates"] == len(NOTES)
+    assert template not in [e["path"] for e in out["entries"]]
+    _path, text = staged_digest(dvault, out["id"])
+    assert "{{date" not in text
