@@ -139,3 +139,17 @@ def test_a_new_note_in_a_fresh_repository_is_minted_too(tmp_path: Path, cli) -> 
     r = v.git("commit", "-q", "-m", "first", check=False)
     assert r.returncode == 0, r.stdout + r.stderr
     assert is_fresh_kp_ulid(_kp(_committed(v, "second.md")))
+
+
+def test_a_new_template_or_readme_needs_no_kp_id_to_commit(vault: GitVault, cli) -> None:
+    """What mint and adopt leave alone, the hook does not ask for: a template (notes made from it
+    would copy its kp_id) and a repository document (a forge renders its frontmatter as a table)."""
+    vault.write("Templates/Daily.md", "# {{date}}\n\nToday.\n")
+    vault.write("README.md", "# This vault\n\nNotes on things.\n")
+    vault.write("notes/new.md", "# A new note\n")
+    vault.git("add", "Templates/Daily.md", "README.md", "notes/new.md")
+    r = cli("--vault", vault.root, "--json", "validate", "--staged")
+    notes = {n["path"]: n for n in json.loads(r.out)["notes"]}
+    assert notes["Templates/Daily.md"]["ok"] and notes["README.md"]["ok"], notes
+    assert not notes["notes/new.md"]["ok"]  # an ordinary new note still needs one
+    assert r.code == 1, r

@@ -10,7 +10,6 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from curator import languages, output
-from curator.commands.adopt import repository_document
 from curator.commands.app import App
 from curator.errors import ConfigError, UsageError
 from curator.index import language
@@ -23,6 +22,7 @@ from curator.vault.anchors import describe as describe_anchor
 from curator.vault.links import extract
 from curator.vault.note import Note
 from curator.vault.regions import find as find_regions
+from curator.vault.repodocs import repository_document
 from curator.vault.resolve import BY_TITLE, Resolver
 from curator.vault.survey import survey
 from curator.vault.tree import case_clashes
@@ -355,7 +355,7 @@ def _print_summary(findings: list[Diagnosis]) -> None:
     output.line("list one code with `curator doctor --code CODE`, every finding with `--all`")
 
 
-def _closing(shown: list[Finding], codes: tuple[str, ...], hidden: int) -> str:
+def _closing(shown: list[Diagnosis], codes: tuple[str, ...], hidden: int) -> str:
     """The last line under ``--code``: what was shown, and whether anything left out needs fixing."""
     named = ", ".join(dict.fromkeys(codes))
     failing = sum(1 for f in shown if f.code not in WARNINGS)

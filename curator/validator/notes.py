@@ -11,6 +11,7 @@ from curator.validator.state import RepoState
 from curator.vault import frontmatter, templates
 from curator.vault.identity import canonical, is_valid_kp_id, why_invalid
 from curator.vault.note import NotANote, decode
+from curator.vault.repodocs import repository_document
 from curator.vault.templates import TemplateFolder
 
 
@@ -90,7 +91,9 @@ def check_note(state: RepoState, path: str) -> NoteReport:
         what = "was removed" if kp_id is None else f"changed to {kp_id!r}"
         findings.append(Finding("KP006", path, f"kp_id {before} {what}; a committed kp_id never changes (restore it)"))
     elif kp_id is None:
-        if not in_head:
+        # A new template or repository document needs none: notes made from a template would
+        # copy its id, and a forge renders a README's frontmatter as a table.
+        if not in_head and _template(state, path) is None and repository_document(path) is None:
             findings.append(
                 Finding(
                     "KP006",
