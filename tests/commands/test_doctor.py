@@ -180,7 +180,7 @@ def test_code_says_what_it_showed_and_what_else_needs_fixing(tmp_path: Path, cli
 
 
 def _reported_codes() -> set[str]:
-    """Every code the checks can produce, read from their source: doctor's Finding(path, line, CODE, ...),
+    """Every code the checks can produce, read from their source: doctor's Diagnosis(path, line, CODE, ...),
     the index's (path, line, CODE, message, fix) rows and the note parser's Problem(CODE, ...)."""
     import ast
 
@@ -190,7 +190,7 @@ def _reported_codes() -> set[str]:
     for rel, position in (("commands/doctor.py", 2), ("index/health.py", 2), ("vault/note.py", 0)):
         tree = ast.parse((ROOT / "curator" / rel).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("Finding", "Problem"):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("Diagnosis", "Problem"):
                 args = node.args
             elif isinstance(node, ast.Tuple) and len(node.elts) == 5 and rel == "index/health.py":
                 args = node.elts
