@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import statistics
 import time
 from collections.abc import Iterator
 
@@ -69,7 +68,8 @@ def busy_elsewhere() -> float:
         if i < SAMPLES - 1:
             time.sleep(SAMPLE_GAP)
     if samples:
-        busy = max(float(statistics.median(samples)), 0.0)
+        ranked = sorted(samples)  # their median (statistics, with fractions and decimal, is 20 ms to import)
+        busy = max((ranked[(len(ranked) - 1) // 2] + ranked[len(ranked) // 2]) / 2, 0.0)
     else:
         try:
             busy = max(os.getloadavg()[0], 0.0)

@@ -7,11 +7,7 @@ import click
 from curator.cli.options import app_of, json_option
 from curator.commands import bench as bench_cmd
 from curator.commands import index as index_cmd
-from curator.commands import ls as ls_cmd
-from curator.commands import read as read_cmd
-from curator.commands import relate as relate_cmd
 from curator.commands import search as search_cmd
-from curator.commands import status as status_cmd
 from curator.search.filters import Filters
 
 
@@ -80,6 +76,8 @@ def search(
 @click.pass_context
 def status(ctx: click.Context, json_: bool) -> int:
     """Index health: epoch, counts, embedder, pending embeddings, last reconcile, remote usage."""
+    from curator.commands import status as status_cmd  # heavy: the index, apsw
+
     return status_cmd.run(app_of(ctx, json_))
 
 
@@ -88,6 +86,8 @@ def status(ctx: click.Context, json_: bool) -> int:
 @click.pass_context
 def ls(ctx: click.Context, json_: bool) -> int:
     """List the documents in the index."""
+    from curator.commands import ls as ls_cmd  # heavy: the index, apsw
+
     return ls_cmd.run(app_of(ctx, json_))
 
 
@@ -98,6 +98,8 @@ def ls(ctx: click.Context, json_: bool) -> int:
 @click.pass_context
 def read(ctx: click.Context, ref: str, page: int, json_: bool) -> int:
     """Show a note (by kp_id, path, title or alias) with line numbers."""
+    from curator.commands import read as read_cmd  # heavy: the index, apsw
+
     return read_cmd.run(app_of(ctx, json_), ref, page)
 
 
@@ -107,6 +109,8 @@ def read(ctx: click.Context, ref: str, page: int, json_: bool) -> int:
 @click.pass_context
 def relate(ctx: click.Context, ref: str, json_: bool) -> int:
     """Links, backlinks, unresolved links and one-hop neighbours of a note."""
+    from curator.commands import relate as relate_cmd  # heavy: the index, apsw
+
     return relate_cmd.run(app_of(ctx, json_), ref)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from curator.cli.options import app_of, json_option
-from curator.commands import sources as sources_cmd
 
 
 @click.group()
@@ -18,6 +17,8 @@ def sources() -> None:
 @click.pass_context
 def sources_ls(ctx: click.Context, json_: bool) -> int:
     """Each configured source: its type, items indexed, last sync and problems."""
+    from curator.commands import sources as sources_cmd  # heavy: the index, apsw
+
     return sources_cmd.run_ls(app_of(ctx, json_))
 
 
@@ -27,4 +28,6 @@ def sources_ls(ctx: click.Context, json_: bool) -> int:
 @click.pass_context
 def sources_sync(ctx: click.Context, names: tuple[str, ...], json_: bool) -> int:
     """Read the named sources (default: all) now, index what changed; exit 1 if one failed."""
+    from curator.commands import sources as sources_cmd  # heavy: the index, apsw
+
     return sources_cmd.run_sync(app_of(ctx, json_), names)

@@ -6,10 +6,8 @@ import click
 
 from curator.cli.options import app_of, json_option
 from curator.commands import adopt as adopt_cmd
-from curator.commands import doctor as doctor_cmd
 from curator.commands import hooks_install as hooks_install_cmd
 from curator.commands import init as init_cmd
-from curator.commands import mint as mint_cmd
 from curator.commands import new as new_cmd
 
 
@@ -39,6 +37,8 @@ def new(ctx: click.Context, title: str, folder: str, json_: bool) -> int:
 @click.pass_context
 def doctor(ctx: click.Context, summary: bool, codes: tuple[str, ...], every: bool, json_: bool) -> int:
     """Check config, identities, links, notes and the index; exit 1 when something needs fixing."""
+    from curator.commands import doctor as doctor_cmd  # heavy: the index, apsw
+
     return doctor_cmd.run(app_of(ctx, json_), summary=summary, codes=codes, every=every)
 
 
@@ -63,6 +63,8 @@ def adopt(ctx: click.Context, dry_run: bool, json_: bool) -> int:
 @click.pass_context
 def mint(ctx: click.Context, paths: tuple[str, ...], new: bool, staged: bool, json_: bool) -> int:
     """Print a fresh kp_id; with PATHs (or --new, --staged), add one in place to each new note that has none."""
+    from curator.commands import mint as mint_cmd  # heavy: the index, apsw
+
     return mint_cmd.run(app_of(ctx, json_), paths, new=new, staged=staged)
 
 

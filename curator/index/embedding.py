@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import apsw
 
@@ -18,6 +17,7 @@ from curator.embedders.base import Embedder, InputRefused
 from curator.errors import EmbedderError, IndexError_
 from curator.index import db
 from curator.index.db import VEC_DONE, VEC_PENDING, VEC_REJECTED, VEC_SECRET
+from curator.index.outcome import EmbedResult
 from curator.index.writer import text_hash
 from curator.leaks import find_secrets, secrets_by_span
 
@@ -25,15 +25,6 @@ WINDOW = 16
 """Batches read at a time, to be regrouped by length."""
 RATE_FROM = 16
 """Passages embedded in one run before its rate is recorded: a few say little about the rest."""
-
-
-@dataclass
-class EmbedResult:
-    embedded: int = 0
-    withheld: list[tuple[str, int, str]] = field(default_factory=list)
-    """(path, line, kinds) of passages kept from a remote embedder because they carry secrets."""
-    rejected: list[tuple[str, int, str]] = field(default_factory=list)
-    error: str | None = None
 
 
 def _where(conn: apsw.Connection, pid: int) -> tuple[str, int]:

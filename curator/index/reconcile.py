@@ -24,12 +24,10 @@ from curator.errors import EmbedderError, IndexError_
 from curator.index import db
 from curator.index import epoch as epochs
 from curator.index.db import VAULT as SOURCE
-from curator.index.embedding import EmbedResult, carry_over, embed_pending
 from curator.index.epoch import mismatch_message, open_checked, outdated
 from curator.index.freshness import sentinels_of, unchanged
-from curator.index.full_path import full_path
 from curator.index.normalise import tokenizer
-from curator.index.sources import sync_sources
+from curator.index.outcome import EmbedResult
 from curator.settings import Settings
 from curator.vault.discover import Vault
 
@@ -55,6 +53,21 @@ class Report:
     epoch: str = ""
     fast: bool = False
     sources: SyncReport | None = None
+
+
+def _read_changes(
+    vault: Vault, settings: Settings, conn: apsw.Connection, sentinels: Any, report: Report, progress: Progress | None
+) -> None:
+    """The full path: what a stat walk found changed is read, chunked and written."""
+    from curator.index.full_path import full_path  # heavy: git, the chunker, the writer; an unchanged vault skips it
+
+    full_path(vault, settings, conn, sentinels, report, progress)
+
+
+def _carry_over(conn: apsw.Connection, previous: str, fingerprint: dict[str, object]) -> int:
+    from curator.index.embedding import carry_over  # heavy: the leak scanner, loaded only by a rebuild
+
+    return carry_over(conn, previous, fingerprint)
 
 
 def _create(index_dir: str, fp: dict[str, Any], mode: str) -> tuple[epochs.Epoch, apsw.Connection]:
@@ -90,6 +103,7 @@ def _sources(
     ) not in (None, "{}")
     if not settings.sources and not held:
         return
+    from curator.index.sources import sync_sources  # heavy: every source adapter; most vaults have none
 
     report.sources = sync_sources(conn, vault.root, settings, index_dir, force=sync, progress=progress)
     if report.sources.wrote:
@@ -142,6 +156,8 @@ def _embed(
             done[0] += n
             if progress:
                 progress("embedding", done[0], pending)
+
+        from curator.index.embedding import embed_pending  # heavy: the leak scanner; nothing is pending mostly
 
         report.embed = embed_pending(conn, embedder, settings.embedder.batch_size, tick)
     if report.embed.error:
@@ -253,9 +269,9 @@ def _reconcile(
                 raise EmbedderError(config_error)
             fp = epochs.fingerprint(configured, mode)
             ep, conn = _create(index_dir, fp, mode)
-            full_path(vault, settings, conn, sentinels, report, progress)
+            _read_changes(vault, settings, conn, sentinels, report, progress)
             if previous is not None:  # before the swap prunes it
-                report.reused += carry_over(conn, previous.path, configured.fingerprint())
+                report.reused += _carry_over(conn, previous.path, configured.fingerprint())
             db.serving(conn)
             epochs.swap(ep)  # lexical answers from here on; vectors follow
             epochs.prune(index_dir, keep=ep)
@@ -267,7 +283,7 @@ def _reconcile(
                 report.fast = True
                 report.unchanged = db.count(conn, "SELECT count(*) FROM documents WHERE source = ?", (SOURCE,))
             else:
-                full_path(vault, settings, conn, sentinels, report, progress)
+                _read_changes(vault, settings, conn, sentinels, report, progress)
         _sources(vault, settings, index_dir, conn, report, progress, sync)
         if configured is not None and configured.note:
             report.warnings.append(configured.note)
@@ -295,11 +311,11 @@ def rebuild(
             report.warnings.append(took_over)
         ep, conn = _create(index_dir, fp, mode)
         try:
-            full_path(vault, settings, conn, sentinels_of(vault), report, progress)
+            _read_changes(vault, settings, conn, sentinels_of(vault), report, progress)
             _sources(vault, settings, index_dir, conn, report, progress, True)
             serving = epochs.serving(index_dir)
             if serving is not None:
-                report.reused += carry_over(conn, serving.path, spec.fingerprint())
+                report.reused += _carry_over(conn, serving.path, spec.fingerprint())
             db.serving(conn)
             if spec.note:
                 report.warnings.append(spec.note)
