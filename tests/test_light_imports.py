@@ -57,3 +57,38 @@ def test_the_hook_and_ci_checks_stay_light(example_vault: GitVault) -> None:
         assert r.stdout.rstrip().endswith("HEAVY="), (args, r.stdout + r.stderr)
         if args[1] == "--staged":
             example_vault.commit("one more line")
+
+
+QUICK_PROBE = """
+import sys
+from curator.cli.start import main
+code = main(sys.argv[1:])
+print("CODE=%d CLICK=%s" % (code, "click" in sys.modules))
+"""
+
+
+def test_a_no_change_index_skips_the_parser_and_says_what_the_parser_would(example_vault: GitVault) -> None:
+    """`curator index` as an editor's save hook runs it: straight to the command, without click,
+    and with the same output and exit code as through the full command line."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("CURATOR_VAULT", "CURATOR_INDEX_DIR")}
+    env["CURATOR_EMBEDDER"] = "none"
+
+    def run(probe: str, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", probe, *args], cwd=example_vault.root, env=env, capture_output=True, text=True
+        )
+
+    full = PROBE.replace("code = main(sys.argv[1:])", 'code = main(sys.argv[1:]); print("CODE=%d" % code)')
+    run(QUICK_PROBE, "index", "--quiet")  # the first index; the rest find nothing changed
+    for args in (("index", "--quiet"), ("index",)):
+        quick, slow = run(QUICK_PROBE, *args), run(full, *args)
+        assert "CODE=0 CLICK=False" in quick.stdout, quick.stdout + quick.stderr
+        assert quick.stdout.split("CODE=")[0] == slow.stdout.split("CODE=")[0], (quick.stdout, slow.stdout)
+    # Anything else goes through the parser, which still reads the environment.
+    steered = run(QUICK_PROBE, "index", "--json")
+    assert "CLICK=True" in steered.stdout and '"unchanged"' in steered.stdout, steered.stdout + steered.stderr
+    env["CURATOR_VAULT"] = str(example_vault.root / "nowhere")
+    steered = run(QUICK_PROBE, "index")
+    assert "CLICK=True" in steered.stdout and "nowhere" in steered.stderr, steered.stdout + steered.stderr

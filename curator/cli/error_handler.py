@@ -6,11 +6,15 @@ import contextlib
 import os
 import sys
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from curator.errors import EXIT_INTERNAL, CuratorError, from_os_error
 from curator.locations import cache_root
 from curator.output import one_line
+
+if TYPE_CHECKING:
+    from curator.commands.app import App
 
 
 class Exit(Exception):
@@ -70,3 +74,19 @@ def error_handler(passthrough: tuple[type[BaseException], ...] = ()) -> Iterator
             file=sys.stderr,
         )
         raise Exit(EXIT_INTERNAL) from None
+
+
+@contextlib.contextmanager
+def rebuilding_damage(app_of: Callable[[], App | None]) -> Iterator[None]:
+    """SQLite found the serving epoch damaged: never read it again, build a new one (and
+    say so as the command's error). ``app_of`` gives the command's ``App`` once it ran (the
+    root group makes it as it starts)."""
+    try:
+        yield
+    except Exception as e:
+        from curator.index.damage import is_damage, rebuild_after_damage  # heavy: the index, apsw
+
+        app = app_of()
+        if app is None or not is_damage(e):
+            raise
+        raise rebuild_after_damage(*app.place(), e) from None

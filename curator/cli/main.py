@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from curator.cli.error_handler import Exit, error_handler, silence_stdout
+from curator.cli.error_handler import Exit, error_handler, rebuilding_damage, silence_stdout
 from curator.commands.app import App
 from curator.output import one_line
 
@@ -62,20 +62,14 @@ class _Group(click.Group):
         # `curator search ... | head` closes the pipe early. That is not a failure, but
         # click would turn the broken pipe into exit 1 before Curator's handler saw it.
         try:
-            return super().invoke(ctx)
+            with rebuilding_damage(lambda: ctx.obj if isinstance(ctx.obj, App) else None):
+                return super().invoke(ctx)
         except BrokenPipeError:
             silence_stdout()
             return 0
         except KeyboardInterrupt:
             # Abort, not click's own handling, which writes an empty line to stderr first.
             raise click.exceptions.Abort() from None
-        except Exception as e:
-            # SQLite found the serving epoch damaged: never read it again, build a new one.
-            from curator.index.damage import is_damage, rebuild_after_damage
-
-            if not is_damage(e) or not isinstance(ctx.obj, App):
-                raise
-            raise rebuild_after_damage(*ctx.obj.place(), e) from None
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

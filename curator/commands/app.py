@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from curator import output, settings
 from curator.locations import default_index_dir
-from curator.operations.recovery import ensure
+from curator.operations import journal
 from curator.vault import find_vault
 from curator.vault.index_dir import configured_index_dir, explicit_index_dir
 
@@ -29,9 +29,11 @@ class App:
         if self._vault is None:
             self._vault = find_vault(self.vault_arg)
             # An apply or propose killed halfway is finished or undone before any command
-            # reads the tree (two stat calls when there is none).
+            # reads the tree (a few stat calls when there is none).
+            if journal.pending(self._vault):
+                from curator.operations.recovery import ensure  # only then: see tests/test_layers.py
 
-            ensure(self._vault)
+                ensure(self._vault)
             if self._vault.subfolder:
                 # A vault is a whole git work tree (its index, config and proposals live
                 # at the top); narrowing to a folder is what notes.exclude and --path do.

@@ -8,7 +8,7 @@ from typing import Any
 
 from curator import clock, output
 from curator.commands.app import App
-from curator.index import reading
+from curator.index import db, reading
 from curator.index.derived import counts as derived_counts
 
 
@@ -25,7 +25,7 @@ def collect(app: App) -> dict[str, Any]:
         last, seconds = reading.last_reconcile(c)
         withheld = reading.withheld(c)
         sources = derived_counts(c)
-        rate = reading.embed_rate(c)
+        rate = db.embed_rate(c)
     finally:
         c.close()
     pending = counts.pending_embeddings

@@ -213,3 +213,16 @@ def is_corruption(e: BaseException) -> bool:
         return True
     text = str(e).lower()
     return isinstance(e, apsw.SQLError) and ("malformed" in text or "corrupt" in text)
+
+
+def passage_count(conn: apsw.Connection) -> int:
+    return count(conn, "SELECT count(*) FROM passages")
+
+
+def embed_rate(conn: apsw.Connection) -> float | None:
+    """Passages a second the last embedding run managed (None before one ran long enough)."""
+    raw = get_meta(conn, "embed_rate")
+    try:
+        return float(raw) if raw else None
+    except ValueError:
+        return None

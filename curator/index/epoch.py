@@ -25,7 +25,7 @@ from curator import clock
 from curator.embedders.base import EmbedderSpec
 from curator.errors import IndexError_, IndexUnwritable
 from curator.fsutil import fsync_dir, write_atomic
-from curator.index import db, reading
+from curator.index import db
 from curator.index.chunker import CHUNKER_VERSION
 from curator.index.normalise import NORMALISATION_VERSION
 from curator.pids import alive
@@ -255,8 +255,8 @@ def mismatch_message(serving: dict[str, Any], configured: dict[str, Any], conn: 
     # The same embedder (only the normalisation or chunking moved): a rebuild carries every
     # unchanged passage's vector over and embeds nothing of it.
     if wanted != "none" and conn is not None and serving.get("embedder") != configured.get("embedder"):
-        passages = reading.passage_count(conn)
-        rate = reading.embed_rate(conn)
+        passages = db.passage_count(conn)
+        rate = db.embed_rate(conn)
         eta = f", about {clock.duration(passages / rate)} at {rate:.0f} passages/s" if rate else ""
         text += f" (it embeds {passages} passage(s){eta})"
     if wanted != "none" and serving["embedder"]["provider"] == "none":

@@ -163,10 +163,6 @@ def vector_of(conn: apsw.Connection, pid: int) -> bytes | None:
     return bytes(row[0]) if row else None
 
 
-def passage_count(conn: apsw.Connection) -> int:
-    return db.count(conn, "SELECT count(*) FROM passages")
-
-
 def relations(conn: apsw.Connection, path: str, limit: int = 20, source: str = VAULT) -> Relations | None:
     """Links, backlinks, unresolved links and one-hop neighbours of the vault note at ``path``
     (or of a source item, ``path`` its reference and ``source`` its source)."""
@@ -284,15 +280,6 @@ def remote_usage(conn: apsw.Connection) -> tuple[int, int]:
 
 def last_reconcile(conn: apsw.Connection) -> tuple[str | None, float]:
     return db.get_meta(conn, "last_reconcile"), float(db.get_meta(conn, "last_reconcile_seconds") or 0)
-
-
-def embed_rate(conn: apsw.Connection) -> float | None:
-    """Passages a second the last embedding run managed (None before one ran long enough)."""
-    raw = db.get_meta(conn, "embed_rate")
-    try:
-        return float(raw) if raw else None
-    except ValueError:
-        return None
 
 
 def fingerprint(conn: apsw.Connection) -> dict[str, Any]:
