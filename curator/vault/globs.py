@@ -31,6 +31,8 @@ Token = tuple[int, str]
 
 MAX_GLOB = 256
 """Characters in one glob typed by a person or an agent (search's path filter)."""
+MEMO = 1 << 16
+"""Paths, and automaton steps, one ``Glob`` remembers."""
 
 
 def _tokens(pattern: str) -> list[Token]:
@@ -129,6 +131,8 @@ class Glob:
         self._folders = sum(1 << i for i, (kind, _) in enumerate(tokens) if kind == _DIRS)
         self._classes = {i: re.compile(f"[{arg}]") for i, (kind, arg) in enumerate(tokens) if kind == _CLASS}
         self._steps: dict[str, tuple[int, int]] = {}
+        self._moves: dict[tuple[int, str], int] = {}
+        self._known: dict[str, bool] = {}
         self._start = self._closure(1)
 
     def _closure(self, states: int) -> int:
@@ -159,15 +163,33 @@ class Glob:
         self._steps[c] = (advance, keep)
         return advance, keep
 
+    def _next(self, states: int, c: str) -> int:
+        advance, keep = self._steps.get(c) or self._step(c)
+        kept = states & keep
+        return self._closure(((states & advance) << 1) | (kept & ~self._folders)) | kept
+
     def match(self, path: str) -> bool:
-        states, steps = self._start, self._steps
+        # A search calls this once a passage, so each path's answer and each (states, character)
+        # step met is kept (a lazy DFA): a glob costs a dictionary look-up a character, then one
+        # a path. Both are bounded, emptied when full.
+        known = self._known.get(path)
+        if known is not None:
+            return known
+        states, moves = self._start, self._moves
         for c in path:
-            advance, keep = steps.get(c) or self._step(c)
-            kept = states & keep
-            states = self._closure(((states & advance) << 1) | (kept & ~self._folders)) | kept
+            nxt = moves.get((states, c))
+            if nxt is None:
+                if len(moves) >= MEMO:
+                    moves.clear()
+                nxt = moves[(states, c)] = self._next(states, c)
+            states = nxt
             if not states:
-                return False
-        return bool(states & self._accept)
+                break
+        matched = bool(states & self._accept)
+        if len(self._known) >= MEMO:
+            self._known.clear()
+        self._known[path] = matched
+        return matched
 
 
 @lru_cache(maxsize=64)
