@@ -99,6 +99,28 @@ def test_a_path_filter_is_no_oracle_on_a_redacted_file_name(vault: GitVault, lex
     assert answers["keys/AKIA2E3F*"] == answers["keys/ZZZZ*"], answers
 
 
+def test_a_path_filter_is_no_oracle_in_the_vector_leg_either(
+    vault: GitVault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CURATOR_EMBEDDER", "fake")
+    vault.write(f"keys/{HIDDEN_KEY}.md", note("kp:01J0000000000000000000KEYS", "Key note", "hello from a key.\n"))
+    vault.commit("a note named after a key")
+
+    async def scenario() -> dict[str, list[str]]:
+        answers = {}
+        async with connect(vault.root) as c:
+            for glob in ("keys/*", "keys/AKIA*", "keys/ZZZZ*", "keys/\\[REDACTED: AWS Access Key\\].md"):
+                r = await c.call_tool("kp_search", {"query": "hello from a key", "mode": "vector", "path": glob})
+                answers[glob] = [h["path"] for h in ok(r)["hits"]]
+        return answers
+
+    answers = anyio.run(scenario)
+    shown = ["keys/[REDACTED: AWS Access Key].md"]
+    assert answers["keys/*"] == shown, answers
+    assert answers["keys/AKIA*"] == answers["keys/ZZZZ*"] == [], answers
+    assert answers["keys/\\[REDACTED: AWS Access Key\\].md"] == shown, answers  # what the agent sees, it can filter on
+
+
 # -- 4. vault text outside a frame -----------------------------------------------------------
 
 EVIL_NAME = f"notes/evil\n{INJECTION}.md"
@@ -170,6 +192,26 @@ def test_a_kp005_finding_does_not_quote_the_note_in_the_tools_voice(vault: GitVa
     said, data = anyio.run(scenario)
     assert data["verdict"] == "rejected" and [f["code"] for f in data["findings"]] == ["KP005"], data
     assert INJECTION not in outside_frames(said), said
+
+
+def test_a_proposed_path_with_a_newline_comes_back_escaped_and_framed(vault: GitVault, lexical: None) -> None:
+    async def scenario() -> tuple[str, dict[str, Any]]:
+        async with connect(vault.root) as c:
+            r = await c.call_tool(
+                "kp_propose",
+                {
+                    "title": "A note with a strange name",
+                    "rationale": "testing the gate",
+                    "changes": [{"op": "create", "path": EVIL_NAME, "content": "# Evil\n"}],
+                },
+            )
+            return text(r), ok(r)
+
+    said, data = anyio.run(scenario)
+    assert data["verdict"] == "rejected" and [f["code"] for f in data["findings"]] == ["KP002"], data
+    assert "newline" in data["findings"][0]["message"]
+    assert RAW not in said and INJECTION not in outside_frames(said), said
+    assert "notes/evil\\x0a" + INJECTION in said, said
 
 
 def test_kp_proposal_frames_another_agents_words_and_the_notes_lines(vault: GitVault, lexical: None) -> None:
