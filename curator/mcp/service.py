@@ -251,7 +251,10 @@ class Service:
             f"Proposal {data['id']}: {data['status']}; the validator says {data['verdict']}{auto}; "
             f"drift: {data['drift'] or 'none'}."
         )
-        reply.say(NOTICE + " So is what the proposal's author wrote: its title, rationale, author name and changes.")
+        reply.say(
+            NOTICE + " The proposal's title, rationale, author and changes were written by whoever staged it "
+            "(another agent, perhaps), and the findings may quote the vault: they are framed the same way."
+        )
         reply.quote_text("the proposal's title", data["title"] or "")
         reply.quote_text("the proposal's rationale", data["rationale"] or "")
         about = [f"author: {data['author']}", f"created: {data['created']}"]
