@@ -201,7 +201,9 @@ def compile_glob(pattern: str) -> Glob:
     try:
         return Glob(pattern)
     except re.error:
-        raise UsageError("the path glob has a [...] class that matches nothing (a range backwards?)") from None
+        raise UsageError(
+            "the path glob has a [...] class that cannot be read (a range written backwards, or an empty one)"
+        ) from None
 
 
 def _negated(pattern: str) -> bool:

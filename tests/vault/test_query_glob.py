@@ -103,7 +103,7 @@ def test_a_glob_longer_than_the_limit_is_a_usage_error_naming_both_lengths() -> 
         compile_glob("*" * (MAX_GLOB + 1))
 
 
-def test_a_class_that_matches_nothing_is_a_usage_error() -> None:
+def test_a_class_that_cannot_be_read_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match=re.escape("[...] class")):
         compile_glob("notes/[z-a].md")
 
