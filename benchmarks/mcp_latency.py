@@ -9,7 +9,7 @@ CLI pays a process start, imports and the model load on every search.
 
 With ``--peer REV`` (a git revision or a checkout folder, see ``common.peer_checkout``) a second
 server runs that Curator beside this one, on the same vault with its own index, and the calls
-alternate between the two (this, peer, this, peer, ...) so that both meet the same load; each
+alternate between the two (this, peer, peer, this, ...) so that both meet the same load; each
 side's median is printed with the server's CPU time per call (read from /proc). ``--path``
 passes a path glob with every call.
 """
@@ -116,8 +116,9 @@ def main() -> None:
                     await clients[name].call_tool("kp_search", call)  # warm: the model loads once
                     first[name] = time.perf_counter() - t
                 start = {name: _cpu(pid) for name, pid in pids.items()}
-                for _ in range(args.calls):
-                    for name, client in clients.items():
+                order = list(clients.items())
+                for n in range(args.calls):
+                    for name, client in order if n % 2 == 0 else order[::-1]:  # neither side always first
                         t = time.perf_counter()
                         r = await client.call_tool("kp_search", call)
                         mcp[name].append(time.perf_counter() - t)
