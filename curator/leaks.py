@@ -321,6 +321,30 @@ def redact(text: str) -> tuple[str, list[str]]:
     return _redacted(text, scan(text))
 
 
+def redact_path(path: str) -> tuple[str, list[str]]:
+    """A vault-relative path redacted name by name, and the kinds removed: a secret in a file or
+    folder name is hidden, and the names around it are kept (``keys/[REDACTED: AWS Access Key].md``,
+    where the path scanned as one line loses ``keys/`` into a run of random-looking text). Only
+    when the whole path holds a secret that is no name's own (a random string cut in two by a
+    ``/``) is it redacted as one text. What an agent sees of a path and what a path filter matches
+    (``kp_search``'s ``path``) are both this."""
+    whole = scan(path)
+    if not whole or "/" not in path:
+        return _redacted(path, whole)
+    names = path.split("/")
+    starts = list(itertools.accumulate((len(n) + 1 for n in names[:-1]), initial=0))
+    found = [scan(name) for name in names]
+
+    def explained(leak: Leak) -> bool:  # it overlaps a name that holds a secret of its own
+        spans = zip(starts, names, found, strict=True)
+        return any(own and a < leak.end and leak.start < a + len(n) for a, n, own in spans)
+
+    if not all(explained(leak) for leak in whole):
+        return _redacted(path, whole)
+    parts = [_redacted(name, leaks) for name, leaks in zip(names, found, strict=True)]
+    return "/".join(clean for clean, _ in parts), sorted({k for _, kinds in parts for k in kinds})
+
+
 def scan_field(key: str, value: str) -> tuple[Leak, ...]:
     """Every secret in ``value`` when it is assigned to ``key``: what ``scan`` finds in the value,
     and the value itself where ``key: value`` on one line would be an assigned secret (each line

@@ -15,7 +15,7 @@ from typing import Any
 import apsw
 
 from curator.errors import IndexError_
-from curator.vault.globs import matches
+from curator.vault.globs import compile_glob
 
 BUSY_TIMEOUT_MS = 10_000
 SCHEMA_VERSION = 1
@@ -39,7 +39,7 @@ def _vec_extension() -> str:
 
 
 def _glob(pattern: Any, path: Any) -> bool:
-    return matches(str(path), (str(pattern),))
+    return compile_glob(str(pattern)).match(str(path))
 
 
 def writing(conn: apsw.Connection) -> apsw.Connection:

@@ -6,11 +6,15 @@ here, with the rest of the index's SQL.
 
 from __future__ import annotations
 
+import weakref
+from functools import lru_cache
 from typing import Protocol
 
 import apsw
 
+from curator import leaks
 from curator.index import db
+from curator.vault.globs import compile_glob
 
 
 class FilterSpec(Protocol):
@@ -28,6 +32,28 @@ class FilterSpec(Protocol):
     def until(self) -> str | None: ...
     @property
     def source(self) -> str | None: ...
+    @property
+    def path_as_shown(self) -> bool: ...
+
+
+@lru_cache(maxsize=1 << 16)
+def _shown(path: str) -> str:
+    return leaks.redact_path(path)[0]
+
+
+def _glob_shown(pattern: object, path: object) -> bool:
+    """The path glob matched against the path as the MCP server shows it, secrets redacted: a
+    filter on the real one would tell an agent, one character at a time, what redaction hides."""
+    return compile_glob(str(pattern)).match(_shown(str(path)))
+
+
+_SHOWN: weakref.WeakSet[apsw.Connection] = weakref.WeakSet()
+
+
+def _functions(conn: apsw.Connection, f: FilterSpec | None) -> None:
+    if f is not None and f.path and f.path_as_shown and conn not in _SHOWN:
+        conn.create_scalar_function("kp_glob_shown", _glob_shown, 2, deterministic=True)  # type: ignore[arg-type]
+        _SHOWN.add(conn)
 
 
 def condition(f: FilterSpec | None) -> tuple[str, list[object]]:
@@ -40,7 +66,7 @@ def condition(f: FilterSpec | None) -> tuple[str, list[object]]:
         where.append("d.id IN (SELECT doc_id FROM tags WHERE tag = ?)")
         params.append(tag.lstrip("#").casefold())
     if f.path:
-        where.append("kp_glob(?, d.path)")
+        where.append("kp_glob_shown(?, d.path)" if f.path_as_shown else "kp_glob(?, d.path)")
         params.append(f.path)
     if f.namespace:
         where.append("d.namespace = ?")
@@ -66,6 +92,7 @@ def bm25(
     conn: apsw.Connection, match: str, weights: tuple[float, ...], f: FilterSpec | None, depth: int
 ) -> list[tuple[int, float]]:
     """(passage id, bm25) for an FTS5 MATCH expression, best (most negative) first."""
+    _functions(conn, f)
     sql = f"SELECT rowid, bm25(passages_fts, {', '.join(map(str, weights))}) AS s FROM passages_fts WHERE passages_fts MATCH ?"
     params: list[object] = [match]
     if f is not None and any((f.tags, f.path, f.namespace, f.since, f.until, f.source)):
@@ -81,6 +108,7 @@ def nearest(
     conn: apsw.Connection, query_vec: bytes, f: FilterSpec | None, depth: int
 ) -> list[tuple[int, float | None]]:
     """(passage id, cosine distance), nearest first."""
+    _functions(conn, f)
     if f is not None and any((f.tags, f.path, f.namespace, f.since, f.until, f.source)):
         inner, params = _passage_ids(f)
         rows = db.rows(
@@ -102,6 +130,7 @@ def linked_documents(
     conn: apsw.Connection, seeds: list[int], f: FilterSpec | None, depth: int
 ) -> list[tuple[int, int]]:
     """(document id, links) of the notes one link away from the seed passages' notes."""
+    _functions(conn, f)
     if not seeds:
         return []
     marks = ",".join("?" * len(seeds))

@@ -231,6 +231,7 @@ def proposal_status(vault: Vault, settings: Settings, ulid: str) -> dict[str, An
     return {
         "id": ulid,
         "title": m.title if m else None,
+        "rationale": m.rationale if m else None,
         "author": str(m.author) if m else None,
         "created": m.created if m else None,
         "status": report.status,

@@ -19,17 +19,20 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field
+from mcp.server.mcpserver.context import Context
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field, ValidationError
 
-from curator.errors import CuratorError
+from curator.errors import CuratorError, from_os_error
 from curator.index import epoch as epochs
 from curator.index.serving import reconcile_if_stale
 from curator.mcp.frame import Answer, refusal
+from curator.mcp.propose import MAX_CHANGES
 from curator.mcp.service import MAX_K, Service
 from curator.settings import Settings
 from curator.vault.discover import Vault
+from curator.vault.globs import MAX_GLOB
 
 RECONCILE_EVERY = 60.0
 NUDGE_AFTER = 5.0
@@ -76,14 +79,28 @@ if it has none. Never change a note's kp_id, lines between <!-- NAME:begin --> a
 PROPOSAL = """A proposal's status (pending, applied, rejected, superseded), its events (who decided what,
 when), its changes and the validator's current findings. Use it to follow up on a proposal you made."""
 
+# Bounds on every argument, so that no call costs more than its answer is worth and no error
+# echoes a megabyte back: a ref or a path is at most a long path, a tag a long word.
+MAX_REF = 1024
+MAX_TAGS = 32
+MAX_TAG = 200
+MAX_PAGE = 1_000_000
+MAX_RATIONALE = 20_000
+MAX_BLOB = 64
+MAX_ID = 64
+
 _READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
 
 class ProposedChange(BaseModel):
     op: Literal["create", "modify", "delete"] = Field(description="create a new note, modify or delete one")
-    path: str = Field(description="the note's path relative to the vault, e.g. sqlite/wal-mode.md")
+    path: str = Field(
+        description="the note's path relative to the vault, e.g. sqlite/wal-mode.md", min_length=1, max_length=MAX_REF
+    )
     blob: str | None = Field(
-        default=None, description="modify/delete: the `blob` kp_read returned for this note; omit for create"
+        default=None,
+        description="modify/delete: the `blob` kp_read returned for this note; omit for create",
+        max_length=MAX_BLOB,
     )
     content: str | None = Field(
         default=None, description="create, or modify: the whole new file content (frontmatter included)"
@@ -102,8 +119,36 @@ def _guarded(call: Callable[[], Answer], after: Callable[[], None]) -> CallToolR
         return _result(call())
     except CuratorError as e:  # the SDK keeps an unexpected exception's text from the client itself
         raise ToolError(refusal(e)) from None
+    except Exception as e:  # read-only, disk full, a name too long: named, as the command line names them
+        named = from_os_error(e)
+        if named is None:
+            raise
+        raise ToolError(refusal(named)) from None
     finally:
         after()
+
+
+def _invalid(tool: str, error: ValidationError) -> str:
+    """Arguments that do not fit the tool's schema, on one line, naming each argument and the
+    rule it broke but never its value (which may be a megabyte, or the caller's secret)."""
+    said = []
+    for e in error.errors(include_url=False, include_input=False, include_context=False)[:5]:
+        where = ".".join(str(part)[:40] for part in e["loc"]) or "arguments"
+        said.append(f"{where}: {' '.join(str(e['msg']).split())[:200]}")
+    more = f" (and {error.error_count() - 5} more)" if error.error_count() > 5 else ""
+    return f"Error executing tool {tool}: invalid arguments: {'; '.join(said)}{more}"
+
+
+class _Server(MCPServer[Any]):
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as e:
+            if isinstance(e, UnexpectedToolError) or not isinstance(e.__cause__, ValidationError):
+                raise
+            raise ToolError(_invalid(name, e.__cause__)) from e.__cause__
 
 
 class Reconciler:
@@ -158,7 +203,7 @@ def build(
         if epochs.serving(index_dir) is None:
             rec.ready.wait(300)  # the first index of this vault is being built
 
-    server: MCPServer[Any] = MCPServer("curator", instructions=INSTRUCTIONS, log_level="WARNING")
+    server: MCPServer[Any] = _Server("curator", instructions=INSTRUCTIONS, log_level="WARNING")
 
     @server.tool(name="kp_search", description=SEARCH, annotations=_READ_ONLY, structured_output=False)
     def kp_search(
@@ -167,9 +212,13 @@ def build(
         mode: Annotated[
             Literal["hybrid", "lexical", "vector"], Field(description="hybrid (default), lexical or vector")
         ] = "hybrid",
-        tags: Annotated[list[str] | None, Field(description="only notes with all of these tags")] = None,
+        tags: Annotated[
+            list[Annotated[str, Field(max_length=MAX_TAG)]] | None,
+            Field(description="only notes with all of these tags", max_length=MAX_TAGS),
+        ] = None,
         path: Annotated[
-            str | None, Field(description="only notes whose path matches this glob, e.g. 'sqlite/**'")
+            str | None,
+            Field(description="only notes whose path matches this glob, e.g. 'sqlite/**'", max_length=MAX_GLOB),
         ] = None,
     ) -> CallToolResult:
         wait_ready()
@@ -177,15 +226,25 @@ def build(
 
     @server.tool(name="kp_read", description=READ, annotations=_READ_ONLY, structured_output=False)
     def kp_read(
-        ref: Annotated[str, Field(description="kp_id, vault-relative path, file name, title or alias", min_length=1)],
-        page: Annotated[int, Field(description="page of 200 lines, from 1", ge=1)] = 1,
+        ref: Annotated[
+            str,
+            Field(
+                description="kp_id, vault-relative path, file name, title or alias", min_length=1, max_length=MAX_REF
+            ),
+        ],
+        page: Annotated[int, Field(description="page of 200 lines, from 1", ge=1, le=MAX_PAGE)] = 1,
     ) -> CallToolResult:
         wait_ready()
         return _guarded(lambda: service.read(ref, page), after)
 
     @server.tool(name="kp_relate", description=RELATE, annotations=_READ_ONLY, structured_output=False)
     def kp_relate(
-        ref: Annotated[str, Field(description="kp_id, vault-relative path, file name, title or alias", min_length=1)],
+        ref: Annotated[
+            str,
+            Field(
+                description="kp_id, vault-relative path, file name, title or alias", min_length=1, max_length=MAX_REF
+            ),
+        ],
     ) -> CallToolResult:
         wait_ready()
         return _guarded(lambda: service.relate(ref), after)
@@ -206,16 +265,26 @@ def build(
     def kp_propose(
         title: Annotated[str, Field(description="one line saying what the change does", min_length=1, max_length=200)],
         rationale: Annotated[
-            str, Field(description="why the change is right, for the person who reviews it; cite sources", min_length=1)
+            str,
+            Field(
+                description="why the change is right, for the person who reviews it; cite sources",
+                min_length=1,
+                max_length=MAX_RATIONALE,
+            ),
         ],
-        changes: Annotated[list[ProposedChange], Field(description="the changes, small and focused", min_length=1)],
+        changes: Annotated[
+            list[ProposedChange],
+            Field(description="the changes, small and focused", min_length=1, max_length=MAX_CHANGES),
+        ],
     ) -> CallToolResult:
         data = [c.model_dump() for c in changes]
         return _guarded(lambda: service.propose(title, rationale, data), after)
 
     @server.tool(name="kp_proposal", description=PROPOSAL, annotations=_READ_ONLY, structured_output=False)
     def kp_proposal(
-        id: Annotated[str, Field(description="the proposal id kp_propose returned (a ULID)", min_length=1)],
+        id: Annotated[
+            str, Field(description="the proposal id kp_propose returned (a ULID)", min_length=1, max_length=MAX_ID)
+        ],
     ) -> CallToolResult:
         return _guarded(lambda: service.proposal(id), after)
 

@@ -22,6 +22,7 @@ from curator.mcp.frame import NOTICE, Answer, Reply, quote_text
 from curator.search.filters import Filters
 from curator.search.snippet import snippet
 from curator.settings import Settings
+from curator.unsafe import shown
 from curator.vault.discover import Vault
 
 __all__ = ["MAX_K", "Service"]
@@ -71,7 +72,7 @@ class Service:
             raise UsageError(f"k must be between 1 and {MAX_K}, not {k}")
         if not query.strip():
             raise UsageError("the query is empty: give words to search for")
-        filters = Filters(tuple(tags or ()), path or None)
+        filters = Filters(tuple(tags or ()), path or None, path_as_shown=True)
         reply = Reply()
         with self._lock:
             opened = self._reader()
@@ -85,7 +86,9 @@ class Service:
                     spans = [(q.start_line, q.end_line, q.text) for q in siblings]
                     index = next((i for i, q in enumerate(siblings) if q.id == p.id), 0)
                     text = snippet(reply.red.passage(spans, index), query)
-                hits.append(reply.data({**hit.to_json(), "snippet": text}))
+                # The path as a path filter matched it (name by name), and the cite made of it.
+                shown_hit = dataclasses.replace(hit, path=reply.red.path(hit.path))
+                hits.append(reply.data({**shown_hit.to_json(), "snippet": text}))
             warnings = list(opened.warnings) + list(result.warnings)
         data = reply.data(
             {
@@ -127,7 +130,7 @@ class Service:
         reply = Reply()
         lines = reply.red.lines(item.lines, "\n".join(item.lines), 0)
         numbered, more = _paging(item, lines)
-        data = reply.data(item.to_json() | numbered)
+        data = reply.data(item.to_json() | numbered | {"fields": reply.red.fields(item.fields)})
         reply.say(
             f"{data['path']}: an item of the read-only source {data['source']} ({data['type']}), not a note; "
             f"page {item.page} of {item.pages}.{more}"
@@ -158,7 +161,8 @@ class Service:
         # The blob goes through the scanner too: a git object id passes it unchanged, as
         # kp_propose needs it.
         named = {"candidates": others} if others else {}
-        data = reply.data(got.to_json() | numbered | named)
+        fields = {"frontmatter": reply.red.fields(got.frontmatter)}
+        data = reply.data(got.to_json() | numbered | named | fields)
         if others:
             reply.say(f"The ref also names {', '.join(data['candidates'])}; this is {data['path']}.")
         reply.say(
@@ -230,10 +234,9 @@ class Service:
             )
         else:
             reply.say(f"Proposal rejected: {data['next']}")
-            for f in data["findings"]:
-                reply.say(f"  {f['code']} {f['path']}{':' + str(f['line']) if 'line' in f else ''}: {f['message']}")
+            _findings(reply, data["findings"])
         for m in data["minted"]:
-            reply.say(f"minted kp_id: {m}")
+            reply.say(f"minted kp_id: {shown(m)}")
         return reply.answer(data)
 
     def proposal(self, ulid: str) -> Answer:
@@ -241,8 +244,42 @@ class Service:
 
         reply = Reply()
         data = reply.data(proposal_status(self.vault, self.settings, ulid.strip()))
-        reply.say(json.dumps(data, ensure_ascii=False, indent=2))
+        # The status, the verdict and the drift are the validator's words; everything else was
+        # written by whoever staged the proposal (another agent, perhaps) or quotes the vault.
+        auto = ", auto-applicable" if data["auto_applicable"] else ""
+        reply.say(
+            f"Proposal {data['id']}: {data['status']}; the validator says {data['verdict']}{auto}; "
+            f"drift: {data['drift'] or 'none'}."
+        )
+        reply.say(
+            NOTICE + " The proposal's title, rationale, author and changes were written by whoever staged it "
+            "(another agent, perhaps), and the findings may quote the vault: they are framed the same way."
+        )
+        reply.quote_text("the proposal's title", data["title"] or "")
+        reply.quote_text("the proposal's rationale", data["rationale"] or "")
+        about = [f"author: {data['author']}", f"created: {data['created']}"]
+        about += [f"{c['op']} {shown(c['path'])}" for c in data["changes"]]
+        reply.quote_text("the proposal's author and changes", "\n".join(shown(line) for line in about))
+        if data["events"]:
+            events = [json.dumps(e, ensure_ascii=False, sort_keys=True) for e in data["events"]]
+            reply.quote_text("the proposal's events", "\n".join(shown(line) for line in events))
+        if data["findings"]:
+            _findings(reply, data["findings"])
+        else:
+            reply.say("No findings.")
         return reply.answer(data)
+
+
+def _findings(reply: Reply, findings: list[dict[str, Any]]) -> None:
+    """The validator's findings, framed: a message may quote the note's lines (a diff that no longer
+    applies says what it found there), and those are the vault's words, not the tool's."""
+    reply.say(f"{len(findings)} finding(s) of the validator, one a line:")
+    lines = [
+        f"{f['code']}{' warning' if f.get('warning') else ''} {f['path']}"
+        f"{':' + str(f['line']) if 'line' in f else ''}: {f['message']}"
+        for f in findings
+    ]
+    reply.quote_text("findings of the validator", "\n".join(shown(line) for line in lines))
 
 
 def _paging(page: Any, lines: list[str]) -> tuple[dict[str, Any], str]:

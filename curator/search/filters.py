@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from curator.errors import UsageError
+from curator.vault.globs import compile_glob
 
 _PARTIAL_DATE = re.compile(r"\d{4}(-\d{2})?(-\d{2})?")
 
@@ -33,8 +34,12 @@ class Filters:
     since: str | None = None
     until: str | None = None
     source: str | None = None
+    path_as_shown: bool = False
+    """Match ``path`` against each path with its secrets redacted, as the MCP server shows it."""
 
     def __post_init__(self) -> None:
+        if self.path:
+            compile_glob(self.path)  # too long, or a class that matches nothing: said before searching
         if self.since:
             _check_date("--since", self.since)
         if self.until:

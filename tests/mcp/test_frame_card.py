@@ -28,6 +28,33 @@ def test_the_redactor_walks_structures_and_counts_kinds() -> None:
     assert red.summary()["AWS Access Key"] == 1 and "GitHub Token" in red.summary()
 
 
+def test_a_mapping_is_redacted_value_by_value_as_assigned_to_its_key() -> None:
+    red = Redactor()
+    out = red.fields(
+        {
+            "title": "Staging",
+            "password": "hunter2hunter2",
+            "db": {"password": "correcthorsebatterystaple", "port": 5432},
+            "tokens": ["0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210"],
+            "pin": 84736251,
+            "draft": True,
+            "note": None,
+        }
+    )
+    assert out["title"] == "Staging" and out["db"]["port"] == 5432 and out["draft"] is True and out["note"] is None
+    assert out["password"] == out["db"]["password"] == "[REDACTED: Assigned Secret]"
+    assert out["tokens"] == ["[REDACTED: Assigned Secret]"] * 2
+    assert red.summary() == {"Assigned Secret": 4}
+
+
+def test_a_path_is_redacted_name_by_name() -> None:
+    red = Redactor()
+    assert red.path("keys/AKIA2E3F4G5H6J7K8L9M.md") == "keys/[REDACTED: AWS Access Key].md"
+    # The same path met again in structured content comes out the same.
+    assert red.tree({"path": "keys/AKIA2E3F4G5H6J7K8L9M.md"}) == {"path": "keys/[REDACTED: AWS Access Key].md"}
+    assert red.path("notes/plain.md") == "notes/plain.md"
+
+
 @pytest.fixture
 def service(vault: GitVault, cli, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     from curator.mcp.service import Service

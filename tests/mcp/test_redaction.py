@@ -124,9 +124,9 @@ def test_secrets_in_names_are_redacted_from_every_tool(named: GitVault) -> None:
     }
     leaked = [(name, args, _leaks(out)) for name, args, _err, out in outputs if _leaks(out)]
     assert not leaked, leaked
-    # The frames still name where the text came from, with the secret taken out of the name.
+    # The frames still name where the text came from, with the secret taken out of the name alone.
     read = next(out for name, args, _e, out in outputs if name == "kp_read" and "PATH" in str(args.get("ref")))
-    assert 'path="[REDACTED: ' in read and "AWS Access Key" in read
+    assert 'path="notes/[REDACTED: AWS Access Key].md"' in read
     errors = [out for _n, _a, err, out in outputs if err]
     assert len(errors) == 2 and all("REDACTED" in e for e in errors), errors
 
@@ -160,3 +160,43 @@ def test_the_corpus_of_secret_shapes_is_redacted_from_reads_and_searches(
     # A secret is looked for as it is and as JSON spells it (quotes and backslashes escaped).
     leaked = [s for s in secrets if any(s in out or json.dumps(s)[1:-1] in out for out in outputs)]
     assert leaked == []
+
+
+def test_the_corpus_of_secret_shapes_reaches_neither_the_agent_nor_a_remote_embedder(
+    vault: GitVault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both exits at once: a server whose embedder is an OpenAI-compatible endpoint on loopback
+    (a real HTTP server that records every request), the corpus in the notes it indexes and in
+    the queries agents send. A query holding a secret is answered lexically and never sent."""
+    from tests import leaks_corpus as lc
+    from tests.embedders.fakeserver import EmbeddingServer, use_openai
+    from tests.embedders.test_egress import corpus_notes
+
+    notes, secrets = corpus_notes()
+    for path, body in notes.items():
+        vault.write(path, body)
+    vault.commit("pasted configuration")
+    queries = [s for shape in lc.SHAPES for s in lc.positives(shape, 2, seed=11)]
+    secrets += [secret for s in queries for secret in s.secrets]
+
+    with EmbeddingServer(dims=8) as remote:
+        use_openai(monkeypatch, remote.port)
+
+        async def scenario() -> tuple[list[str], int]:
+            outputs = []
+            async with connect(vault.root) as c:
+                ok(await c.call_tool("kp_search", {"query": "alpha links", "mode": "hybrid"}))
+                sent_before = len(remote.requests)  # the index is built and a clean query went out
+                for sample in queries:
+                    r = await c.call_tool("kp_search", {"query": sample.text, "mode": "hybrid", "k": 5})
+                    outputs.append(text(r) + "\n" + json.dumps(r.structured_content))
+                for path in notes:
+                    r = await c.call_tool("kp_read", {"ref": path})
+                    outputs.append(text(r) + "\n" + json.dumps(r.structured_content))
+            return outputs, sent_before
+
+        outputs, sent_before = anyio.run(scenario)
+        sent = "\n".join(remote.texts)
+    assert sent_before >= 2 and "Alpha links to" in sent and "alpha links" in sent  # it is the embedder in use
+    assert [s for s in secrets if s in sent] == []
+    assert [s for s in secrets if any(s in out or json.dumps(s)[1:-1] in out for out in outputs)] == []

@@ -76,6 +76,8 @@ def test_filters_apply_inside_the_legs(indexed: GitVault, cli) -> None:
         (["wal", "--until", "last week"], "--until 'last week' is not a date"),
         ([""], "the query has no words to search for"),
         (['" * -'], "the query has no words to search for"),
+        (["wal", "--path", "**/" * 100 + "x.md"], "the path glob is 304 characters long; at most 256"),
+        (["wal", "--path", "sqlite/[z-a].md"], "the path glob has a [...] class that cannot be read"),
     ],
 )
 def test_bad_query_or_filter_is_one_line_exit_2(indexed: GitVault, cli, args: list[str], message: str) -> None:
