@@ -5,10 +5,12 @@ embedded by each side in turn, three rounds interleaved, median of each; the sam
 thread count for both. Also CPU seconds per side (on a shared machine, wall time moves
 with the neighbours' load; CPU time much less) and how close the vectors are.
 
-    python benchmarks/embed_throughput.py [--passages 1000] [--rounds 3] [--onnx]
+    python benchmarks/embed_throughput.py [--passages 1000] [--rounds 3] [--onnx] [--model NAME]
 
 ``--onnx`` adds ONNX Runtime (fp32, and dynamic int8 with per-channel weights) on a graph
 written from the same weights (benchmarks/onnx_graph.py); needs onnxruntime and onnx.
+``--model multilingual-e5-small`` adds that model as `curator index` drives it (the
+``multilingual`` extra): another model, so its vectors are not compared with the others.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from curator.cores import threads  # noqa: E402
 from curator.embedders import all_embedders  # noqa: E402
 from curator.embedders import base as embedders  # noqa: E402
 from curator.index.chunker import chunk  # noqa: E402
-from curator.settings import Settings  # noqa: E402
+from curator.settings import EmbedderSettings, Settings  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "data" / "scifact" / "corpus.jsonl.gz"
 
@@ -54,9 +56,9 @@ def as_array(vectors: list[bytes]) -> np.ndarray:
     return np.frombuffer(b"".join(vectors), dtype=np.float32).reshape(len(vectors), -1)
 
 
-def curator_side(texts: list[str]) -> tuple[str, Callable[[], np.ndarray]]:
-    """The default embedder as `curator index` drives it: like lengths together, 64 a batch."""
-    spec = embedders.resolve(Settings())
+def curator_side(texts: list[str], model: str | None = None) -> tuple[str, Callable[[], np.ndarray]]:
+    """The default embedder (or ``model``) as `curator index` drives it: like lengths together, 64 a batch."""
+    spec = embedders.resolve(Settings(embedder=EmbedderSettings(model=model)))
     embedder = all_embedders.create(spec)
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
 
@@ -68,7 +70,7 @@ def curator_side(texts: list[str]) -> tuple[str, Callable[[], np.ndarray]]:
                 out[j] = v
         return as_array(out)
 
-    return f"curator default ({spec.describe()})", run
+    return f"curator {'default' if model is None else model} ({spec.describe()})", run
 
 
 def st_side(texts: list[str], n_threads: int) -> tuple[str, Callable[[], np.ndarray]]:
@@ -137,6 +139,7 @@ def main() -> None:
     ap.add_argument("--passages", type=int, default=1000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--onnx", action="store_true", help="also ONNX Runtime fp32 and int8")
+    ap.add_argument("--model", help="also this local model through Curator (multilingual-e5-small)")
     args = ap.parse_args()
     texts = passages(args.passages)
     n_threads = threads()
@@ -144,6 +147,8 @@ def main() -> None:
     sides = [st_side(texts, n_threads), curator_side(texts)]
     if args.onnx:
         sides += onnx_sides(texts, n_threads)
+    if args.model:
+        sides.append(curator_side(texts, args.model))
     for _name, run in sides:  # warm up: first-call costs are not throughput
         run() if len(texts) <= 64 else None
     wall: dict[str, list[float]] = {name: [] for name, _ in sides}
@@ -164,8 +169,9 @@ def main() -> None:
         per_cpu = len(texts) / statistics.median(cpu[name])
         ratio = statistics.median(wall[base]) / statistics.median(wall[name])
         cpu_ratio = statistics.median(cpu[base]) / statistics.median(cpu[name])
-        cos = float((vectors[name] * ref).sum(1).min())
-        print(f"{name:<48}{rate:>11.1f}{ratio:>7.2f}{per_cpu:>11.1f}{cpu_ratio:>7.2f}{cos:>9.5f}")
+        same_model = not args.model or not name.startswith(f"curator {args.model} ")
+        cos = f"{float((vectors[name] * ref).sum(1).min()):.5f}" if same_model else "-"
+        print(f"{name:<48}{rate:>11.1f}{ratio:>7.2f}{per_cpu:>11.1f}{cpu_ratio:>7.2f}{cos:>9}")
     print(f"load average after: {os.getloadavg()}")
 
 

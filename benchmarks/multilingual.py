@@ -2,7 +2,7 @@
 translated into nine languages (benchmarks/multilingual/), this checkout beside another.
 
     python benchmarks/multilingual.py [--modes lexical,vector,hybrid] [--json] [--per-query]
-        [--save FILE] [--peer DIR] [--model DIR --dims N] [--embedder none] [--batch-size N]
+        [--save FILE] [--peer DIR] [--model NAME | --model DIR --dims N] [--embedder none] [--batch-size N]
         [--languages]
 
 The vault is copied into a temporary git repository (git init, one commit) and indexed with
@@ -22,7 +22,8 @@ copy). Means per language, and over all queries.
 REV | tar -x -C DIR``) as a subprocess of this script with PYTHONPATH=DIR, from the temporary
 folder, on its own copy of the vault and its own index, and prints the two side by side.
 ``--model DIR --dims N`` writes ``embedder.model`` and ``embedder.dims`` into the vault's
-``.kp/config.yaml`` (a sentence-transformers model folder); ``--embedder`` sets
+``.kp/config.yaml`` (a sentence-transformers model folder); ``--model multilingual-e5-small``
+names the multilingual model (the ``multilingual`` extra), whose size is known; ``--embedder`` sets
 CURATOR_EMBEDDER for the run (``openai`` takes its endpoint from CURATOR_EMBED_BASE_URL,
 CURATOR_EMBED_MODEL and CURATOR_EMBED_DIMS, as ``curator`` does); ``--batch-size`` writes
 ``embedder.batch_size`` (a slow endpoint needs smaller requests); ``--languages`` also sets ``index.languages`` to each language's
@@ -70,13 +71,20 @@ def load_qrels() -> dict[str, dict[str, int]]:
     return qrels
 
 
+def model_of(args: argparse.Namespace) -> str:
+    """A model folder as an absolute path; a model's name (multilingual-e5-small) as it is."""
+    return os.path.abspath(args.model) if os.path.isdir(args.model) else args.model
+
+
 def make_vault(args: argparse.Namespace) -> Path:
     """The vault as a fresh git repository in a temporary folder, with the run's config."""
     vault = Path(tempfile.mkdtemp(prefix="curator-multilingual-")) / "vault"
     shutil.copytree(DATA / "vault", vault)
     config: dict[str, dict] = {}
     if args.model:
-        config["embedder"] = {"model": os.path.abspath(args.model), "dims": args.dims}
+        config["embedder"] = {"model": model_of(args)}
+        if args.dims:
+            config["embedder"]["dims"] = args.dims
     if args.batch_size:
         config.setdefault("embedder", {})["batch_size"] = args.batch_size
     if args.languages:
@@ -248,7 +256,7 @@ def run_peer(args: argparse.Namespace, peer: str) -> dict:
     out = os.path.join(folder, "result.json")
     cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", out, "--modes", ",".join(args.modes)]
     if args.model:
-        cmd += ["--model", os.path.abspath(args.model), "--dims", str(args.dims)]
+        cmd += ["--model", model_of(args)] + (["--dims", str(args.dims)] if args.dims else [])
     if args.embedder:
         cmd += ["--embedder", args.embedder]
     if args.batch_size:
@@ -273,8 +281,8 @@ def main() -> None:
     ap.add_argument("--per-query", action="store_true", help="also list each query's rank and top hit")
     ap.add_argument("--save", help="also write the --json output to this file")
     ap.add_argument("--peer", help="another checkout of Curator to measure beside this one")
-    ap.add_argument("--model", help="a sentence-transformers model folder for embedder.model")
-    ap.add_argument("--dims", type=int, help="its vector size (embedder.dims); needed with --model")
+    ap.add_argument("--model", help="embedder.model: a named model (multilingual-e5-small) or a sentence-transformers folder")
+    ap.add_argument("--dims", type=int, help="its vector size (embedder.dims); needed with a --model folder")
     ap.add_argument("--embedder", help="CURATOR_EMBEDDER for the run (local, none, ...)")
     ap.add_argument("--batch-size", type=int, help="embedder.batch_size (passages a request)")
     ap.add_argument("--languages", action="store_true", help="set index.languages to each language's folder")
@@ -284,8 +292,8 @@ def main() -> None:
     args.modes = tuple(m for m in args.modes.split(",") if m)
     if any(m not in MODES for m in args.modes):
         ap.error(f"--modes takes {', '.join(MODES)}")
-    if args.model and not args.dims:
-        ap.error("--model needs --dims")
+    if args.model and os.path.isdir(args.model) and not args.dims:
+        ap.error("a --model folder needs --dims")
     checkout = args.checkout or str(ROOT)
     sys.path.insert(0, checkout)
     # Index workers and anything else Curator starts import the same checkout.

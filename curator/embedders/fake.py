@@ -15,12 +15,12 @@ import re
 import struct
 import time
 
-from curator.embedders.base import EmbedderSpec, check_vectors
+from curator.embedders.base import EmbedderSpec, Symmetric, check_vectors
 
 _WORD = re.compile(r"\w+")
 
 
-class HashEmbedder:
+class HashEmbedder(Symmetric):
     remote = False
 
     def __init__(self, spec: EmbedderSpec) -> None:

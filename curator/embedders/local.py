@@ -7,7 +7,7 @@ import os
 from typing import Any
 
 from curator.cores import bounded, threads
-from curator.embedders.base import BF16, BF16_AUTOCAST, LOCAL_DEFAULT_MODEL, EmbedderSpec, check_vectors
+from curator.embedders.base import BF16, BF16_AUTOCAST, LOCAL_DEFAULT_MODEL, EmbedderSpec, Symmetric, check_vectors
 from curator.errors import EmbedderError
 
 _MODELS: dict[str, Any] = {}
@@ -67,7 +67,7 @@ def load(model: str | None) -> Any:
     return _MODELS[key]
 
 
-class LocalEmbedder:
+class LocalEmbedder(Symmetric):
     remote = False
 
     def __init__(self, spec: EmbedderSpec) -> None:
@@ -192,7 +192,7 @@ def _bf16_autocast(model: Any, texts: list[str]) -> Any:
     return vectors.float().numpy()
 
 
-class LightEmbedder:
+class LightEmbedder(Symmetric):
     """The same model without torch, for a few texts: the numpy forward pass of
     ``curator.embedders.bert`` gives a `curator search` process its query vector, and a
     reconcile after a few edits its passages' vectors, in a fraction of a second instead

@@ -5,14 +5,14 @@ from __future__ import annotations
 import array
 from urllib.parse import urlparse
 
-from curator.embedders.base import EmbedderSpec, check_vectors
+from curator.embedders.base import EmbedderSpec, Symmetric, check_vectors
 from curator.embedders.http import post_json
 from curator.errors import EmbedderError
 
 LOOPBACK = {"localhost", "127.0.0.1", "::1"}
 
 
-class OllamaEmbedder:
+class OllamaEmbedder(Symmetric):
     def __init__(self, spec: EmbedderSpec) -> None:
         self.spec = spec
         host = urlparse(spec.base_url or "").hostname or ""

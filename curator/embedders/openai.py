@@ -5,12 +5,12 @@ from __future__ import annotations
 import array
 import os
 
-from curator.embedders.base import EmbedderSpec, check_vectors
+from curator.embedders.base import EmbedderSpec, Symmetric, check_vectors
 from curator.embedders.http import post_json
 from curator.errors import EmbedderError
 
 
-class OpenAIEmbedder:
+class OpenAIEmbedder(Symmetric):
     remote = True
 
     def __init__(self, spec: EmbedderSpec) -> None:

@@ -110,7 +110,7 @@ class Searcher:
             if kinds:
                 reading.record_withheld_query(self.conn, kinds)
                 raise QueryWithheld(kinds)
-        return self._embedder.embed([text])[0]
+        return self._embedder.embed_query([text])[0]
 
     def search(
         self,
