@@ -72,9 +72,15 @@ blob kp_read returned for that note (if the note changed since, the change is re
 modify gives either `content` (the whole new file; the server computes the diff) or `diff` (a unified diff
 against the version you read). A create gives `content` and no blob; a kp_id is minted into its frontmatter
 if it has none. Never change a note's kp_id, lines between <!-- NAME:begin --> and <!-- NAME:end --> markers
-(a producer owns them), .kp/, .curio/ or files that are not notes."""
+(a producer owns them), .kp/, .curio/ or files that are not notes.
+
+When a reviewer asked for changes (kp_proposal shows their reason), answer with `revises` set to that
+proposal's id: the new proposal is a revision that supersedes it. Give the whole change as it should now be,
+not only the difference. Only a pending proposal can be revised."""
 PROPOSAL = """A proposal's status (pending, applied, rejected, superseded), its events (who decided what,
-when), its changes and the validator's current findings. Use it to follow up on a proposal you made."""
+when), its changes and the validator's current findings. When the reviewer asked for changes, their reason is
+returned as their words (answer with kp_propose and `revises`); a superseded proposal names its revision. Use it
+to follow up on a proposal you made."""
 
 _READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
@@ -209,9 +215,13 @@ def build(
             str, Field(description="why the change is right, for the person who reviews it; cite sources", min_length=1)
         ],
         changes: Annotated[list[ProposedChange], Field(description="the changes, small and focused", min_length=1)],
+        revises: Annotated[
+            str | None,
+            Field(description="the id of a pending proposal this one revises (after a request for changes)"),
+        ] = None,
     ) -> CallToolResult:
         data = [c.model_dump() for c in changes]
-        return _guarded(lambda: service.propose(title, rationale, data), after)
+        return _guarded(lambda: service.propose(title, rationale, data, revises), after)
 
     @server.tool(name="kp_proposal", description=PROPOSAL, annotations=_READ_ONLY, structured_output=False)
     def kp_proposal(

@@ -23,8 +23,8 @@ from typing import Any
 import pygit2
 
 from curator.errors import CheckFailed, NotFound, Rejected
-from curator.operations import recovery, revise, stage
 from curator.operations import gather as sources
+from curator.operations import recovery, revise, stage
 from curator.proposals import store
 from curator.proposals.hunks import split_lines
 from curator.proposals.layout import PROPOSALS_DIR

@@ -107,13 +107,15 @@ def stage_revision(
     base: str,
     blobs: dict[str, bytes] | None = None,
     revised_by: Author | None = None,
+    ulid: str | None = None,
 ) -> Revision:
-    """Stage ``drafts`` as a revision of ``old`` and supersede ``old`` by it (when it is valid)."""
+    """Stage ``drafts`` as a revision of ``old`` (as ``ulid``, or a new id) and supersede ``old``
+    by it (when it is valid)."""
     if how not in revision.HOW:
         raise ValueError(f"unknown kind of revision {how!r}")
     with recovery.locked(vault, f"revise {old}"):
         check_revisable(vault, old)
-        new = new_ulid()
+        new = ulid or new_ulid()
         # Journaled first: a kill between staging the new revision and superseding the old one
         # is finished or undone by the next command (rebase_journal), never left as two pending.
         # An error on the way leaves the journal for the next command to settle, as a kill would.

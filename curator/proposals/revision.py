@@ -23,10 +23,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from curator.errors import UsageError
-from curator.proposals.diff import FilePatch, render_hunk
 from curator.vault.paths import escape_reason
+
+if TYPE_CHECKING:
+    from curator.proposals.diff import FilePatch
 
 HOW = {
     "rebase": "rebased",
@@ -142,6 +145,8 @@ def check(sel: Selection, ops: Mapping[str, str], counts: Mapping[str, int]) -> 
 def section(fp: FilePatch, keep: Sequence[int]) -> str:
     """``fp``'s diff section holding only the hunks numbered ``keep`` (1-based), each as it was:
     the same lines at the same place in the base, the new side renumbered for the hunks left out."""
+    from curator.proposals.diff import render_hunk  # unidiff: not for the queue's first paint
+
     lines = fp.text.splitlines(keepends=True)
     head = []
     for ln in lines:
