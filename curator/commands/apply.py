@@ -11,7 +11,7 @@ from curator import output
 from curator.commands.app import App
 from curator.errors import CheckFailed
 from curator.operations import apply as applier
-from curator.proposals import store
+from curator.proposals import revision, store
 from curator.validator.state import RepoState
 
 if TYPE_CHECKING:
@@ -64,7 +64,6 @@ def run(
 def run_partial(app: App, ulid: str, yes: bool, no_commit: bool, only: tuple[str, ...], hunks: tuple[str, ...]) -> int:
     """``--only`` / ``--hunks``: the files and hunks kept become a revision, which is applied."""
     from curator.operations import revise, stage
-    from curator.proposals import revision
 
     sel = revision.selection_of(only, hunks)
     vault = app.vault()

@@ -25,6 +25,7 @@ from curator.errors import NotFound, UsageError
 from curator.operations import gather as sources
 from curator.operations import recovery, stage
 from curator.proposals import diff as diff_mod
+from curator.proposals import events as events_mod
 from curator.proposals import filters, store
 from curator.proposals.hunks import HunkConflict
 from curator.proposals.hunks import apply as apply_hunks
@@ -263,7 +264,6 @@ def proposal_status(vault: Vault, settings: Settings, ulid: str) -> dict[str, An
     if ulid not in store.list_ids(vault.root):
         raise NotFound(f"no proposal {ulid} in .kp/proposals/ (a rejected proposal is never staged)")
     from curator.operations import revise
-    from curator.proposals import events as events_mod
 
     report = validate_proposal(RepoState(vault, settings), store.load_within(vault.root, ulid, settings.limits))
     subject = report.subject

@@ -14,8 +14,10 @@ from rich.text import Text
 from textual import work
 from textual.screen import Screen
 
+from curator import unsafe
 from curator.diffview.visible import visible
 from curator.errors import CuratorError
+from curator.operations import decisions
 from curator.review import entries as entries_mod
 from curator.review.confirm import ConfirmScreen
 from curator.review.marks import Marks, hunks_of, place, total_hunks
@@ -173,7 +175,6 @@ class Revising(Screen[None]):
     # --- edit before apply ----------------------------------------------------------------
 
     def action_edit(self) -> None:
-        from curator import unsafe
         from curator.review.editor import EditScreen, editor_command, run_editor
 
         entry = self.current()
@@ -280,8 +281,6 @@ class Revising(Screen[None]):
 
     @work(thread=True, exclusive=True, group="decide")
     def decide_request(self, ulid: str, reason: str) -> None:
-        from curator.operations import decisions
-
         review = self.review
         try:
             decisions.request_changes(entries_mod.fresh(review.vault), ulid, reason, by=review.by)
