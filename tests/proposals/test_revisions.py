@@ -167,3 +167,52 @@ def test_request_changes_records_the_reason_and_the_proposal_stays_pending(vault
     assert [e["event"] for e in _events(vault, pid)] == ["changes-requested", "applied"]
     empty = run_process("--vault", vault.root, "request-changes", pid, "--reason", " ")
     assert empty.returncode == 2 and len(empty.stderr.strip().splitlines()) == 1
+
+
+PARTIAL_POINTS = [
+    "propose:after-journal",
+    "propose:mid-staging",
+    "propose:after-publish",
+    "decide:after-journal",
+    "decide:after-commit",
+    "decide:after-event",
+    "decide:after-index",
+    "apply:after-journal",
+    "apply:mid-write",
+    "apply:after-write",
+    "apply:after-event",
+    "apply:after-commit",
+    "apply:after-index",
+]
+
+
+@pytest.mark.parametrize("point", PARTIAL_POINTS)
+def test_a_partial_apply_killed_at_each_step_leaves_one_pending_or_the_kept_hunk_applied(
+    vault: GitVault, point: str
+) -> None:
+    old = _two_hunks(vault)
+    _commit(vault)
+    original = vault.read("notes/long.md")
+    killed = run_process(
+        "--vault", vault.root, "apply", old, "--hunks", "notes/long.md:2", "--yes", env={"CURATOR_FAULT": point}
+    )
+    assert killed.returncode == 137, killed.stderr
+    nxt = run_process("--vault", vault.root, "--json", "proposals", "--all")  # finishes or undoes it
+    assert nxt.returncode == 0, nxt.stderr
+    status = {p["id"]: p["status"] for p in json.loads(nxt.stdout)["proposals"]}
+    revisions = [pid for pid in status if pid != old]
+    assert len(revisions) <= 1, status
+    text = vault.read("notes/long.md")
+    assert "Line two." not in text  # the hunk left out is never applied
+    if not revisions:
+        assert status == {old: "pending"} and text == original
+        return
+    new = revisions[0]
+    assert status[old] == "superseded" and f"partly accepted into {new}" in str(_events(vault, old))
+    if status[new] == "applied":
+        assert "Line nineteen." in text
+        assert vault.git("status", "--porcelain").stdout == ""
+    else:  # staged and superseding the old one, waiting to be applied: nothing of it is in the notes
+        assert status[new] == "pending" and text == original
+        assert run_process("--vault", vault.root, "apply", new, "--yes").returncode == 0
+        assert "Line nineteen." in vault.read("notes/long.md")
