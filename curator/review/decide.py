@@ -73,11 +73,15 @@ class Decisions(Screen[None]):
 
     def action_apply(self) -> None:
         entry = self.current()
-        if entry is None or entry.apply_blocker is not None or entry.id in self.checking:
+        if entry is None or entry.id in self.checking:
             return
         sel = self.marked(entry)
-        if sel is not None:  # hunks are marked: only those, as a revision (``Revising``)
+        if sel is not None and entry.status == "pending" and not entry.gone:
+            # Hunks are marked: only those, as a revision (``Revising``), which the validator
+            # judges on its own: the hunks kept of a conflicting proposal may well apply.
             self.ask_partial(entry, sel)
+            return
+        if entry.apply_blocker is not None:
             return
         body = Text("Curator checks it again, applies it to the work tree and commits exactly these files:\n\n")
         body.append_text(self._files(entry))

@@ -311,8 +311,10 @@ class QueueScreen(QueueLoading, Decisions, Revising):
         entry = self.current()
         if action == "apply":
             # Never on a result older than the pre-flight that is running now.
-            ok = entry is not None and entry.apply_blocker is None and entry.id not in self.checking
-            return True if ok else None
+            if entry is None or entry.id in self.checking:
+                return None
+            # Hunks kept of a conflicting proposal may apply: their revision is judged on its own.
+            return True if entry.apply_blocker is None or self.marked(entry) is not None else None
         if action == "reject":
             return True if entry is not None and entry.status == "pending" and not entry.gone else None
         if action == "rebase":

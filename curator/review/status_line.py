@@ -22,7 +22,7 @@ def explain(entry: Entry | None, checking: bool, marks: str = "") -> Text:
         return Text("Pre-flight: the validator and the drift check are running…", style="italic grey62")
     text = Text()
     blocker = entry.apply_blocker
-    if marks and blocker is None:
+    if marks:
         text.append(marks, style="bold yellow")
         text.append(" (space and f mark and unmark).")
         return text

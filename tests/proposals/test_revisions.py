@@ -216,3 +216,18 @@ def test_a_partial_apply_killed_at_each_step_leaves_one_pending_or_the_kept_hunk
         assert status[new] == "pending" and text == original
         assert run_process("--vault", vault.root, "apply", new, "--yes").returncode == 0
         assert "Line nineteen." in vault.read("notes/long.md")
+
+
+def test_the_hunks_kept_of_a_conflicting_proposal_apply_when_they_do(vault: GitVault) -> None:
+    old = _two_hunks(vault)
+    vault.write("notes/long.md", vault.read("notes/long.md").replace("Line 2.", "Line 2, edited by hand."))
+    vault.commit("an edit where hunk 1 changes the note")
+    listed = json.loads(run_process("--vault", vault.root, "--json", "proposals").stdout)["proposals"]
+    assert [(p["id"], p["drift"]) for p in listed] == [(old, "conflicts")]
+    refused = run_process("--vault", vault.root, "apply", old, "--hunks", "notes/long.md:1", "--yes")
+    assert refused.returncode == 1 and "KP005" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+    assert _ids(vault) == {old}  # the rejected selection is not staged
+    done = run_process("--vault", vault.root, "apply", old, "--hunks", "notes/long.md:2", "--yes")
+    assert done.returncode == 0, done.stderr
+    text = vault.read("notes/long.md")
+    assert "Line nineteen." in text and "Line 2, edited by hand." in text

@@ -283,3 +283,24 @@ def test_an_applied_proposal_cannot_be_revised(vault: GitVault, cli) -> None:  #
     with pytest.raises(CheckFailed, match=f"proposal {old} is already applied"):
         prop.propose(v, settings, "T", "why", [change], Author(kind="agent", name="a"), revises=old)
     assert _ids(vault) == {old}
+
+
+def test_a_applies_the_hunk_kept_of_a_conflicting_proposal(vault: GitVault) -> None:
+    old = _two_hunks(vault)
+    vault.write("notes/long.md", vault.read("notes/long.md").replace("Line 2.", "Line 2, edited by hand."))
+    vault.commit("an edit where hunk 1 changes the note")
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        s = screen(pilot)
+        await until(pilot, lambda: s.queue.entries[old].drift == "conflicts" and not s.checking, "the pre-flight")
+        assert s.check_action("apply", ()) is None  # the whole proposal does not apply
+        await pilot.press("n", "n", "space")
+        assert s.check_action("apply", ()) is True
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen), "the confirmation")
+        await pilot.press("y")
+        await until(pilot, lambda: len(_ids(vault)) == 2 and s.queue.entries[old].status == "superseded", "done")
+
+    drive(vault.root, scenario)
+    text = vault.read("notes/long.md")
+    assert "Line nineteen." in text and "Line 2, edited by hand." in text
