@@ -4,7 +4,7 @@ The text edited is the proposed post-image (the file as the proposal would leave
 what is saved becomes a revision of the reviewer's own (``operations.revise.edit``).
 With an editor set, the app steps aside (``App.suspend``) while it runs on a temporary
 copy; without one, ``EditScreen`` edits it in a ``TextArea`` (``ctrl+s`` keeps the edit,
-``Esc`` leaves without one).
+``Esc`` leaves without one, asking twice when there is an edit to lose).
 """
 
 from __future__ import annotations
@@ -94,8 +94,9 @@ class EditScreen(ModalScreen[str | None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "save", "Stage my revision"),
-        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "save", "Stage my revision", priority=True),
+        # Above the TextArea's own use of Esc; with an edit made, the first Esc only warns.
+        Binding("escape", "cancel", "Cancel", priority=True),
     ]
 
     def __init__(self, path: str, text: str, line: int | None = None) -> None:
@@ -103,6 +104,7 @@ class EditScreen(ModalScreen[str | None]):
         self.path = path
         self.text = text
         self.line = line
+        self._warned = False
 
     def compose(self) -> ComposeResult:
         box = Vertical()
@@ -124,4 +126,8 @@ class EditScreen(ModalScreen[str | None]):
         self.dismiss(self.query_one(TextArea).text)
 
     def action_cancel(self) -> None:
+        if self.query_one(TextArea).text != self.text and not self._warned:
+            self._warned = True
+            self.notify("Esc again discards your edit; ctrl+s stages it.", severity="warning", timeout=5)
+            return
         self.dismiss(None)

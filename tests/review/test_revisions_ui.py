@@ -120,6 +120,14 @@ def test_e_edits_the_proposed_file_in_the_app_and_stages_the_persons_revision(
         await until(pilot, lambda: s.queue.entries[old].verdict == "valid" and not s.checking, "the pre-flight")
         await pilot.press("e")
         await until(pilot, lambda: isinstance(pilot.app.screen, EditScreen), "the editor")
+        await pilot.press("x", "escape")  # with an edit made, the first Esc only warns
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, EditScreen)
+        await pilot.press("escape")  # the second leaves without staging anything
+        await until(pilot, lambda: not isinstance(pilot.app.screen, EditScreen), "the editor closed")
+        assert _ids(vault) == {old}
+        await pilot.press("e")
+        await until(pilot, lambda: isinstance(pilot.app.screen, EditScreen), "the editor again")
         area = pilot.app.screen.query_one("#edit-text")
         assert "Beta words." in area.text  # type: ignore[attr-defined]
         area.text = area.text.replace("Beta words.", "Beta, in my words.")  # type: ignore[attr-defined]
