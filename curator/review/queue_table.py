@@ -120,11 +120,17 @@ class QueueTable(DataTable[Text]):
 
     def _chains(self) -> None:
         """Each entry's place in its revision chain (v1 → v2), from what every manifest supersedes."""
-        links = revision.chains({e.id: e.supersedes for e in self.entries.values()})
+        revised = {e.id: e.supersedes for e in self.entries.values()}
+        if not any(revised.values()):
+            for e in self.entries.values():
+                e.version, e.chain = 1, []
+            return
+        links = revision.chains(revised)
+        newer = {link.supersedes: link.id for link in links.values() if link.supersedes}
         for e in self.entries.values():
             link = links.get(e.id)
             e.version = link.version if link else 1
-            chain = revision.chain_of(e.id, links)
+            chain = revision.chain_of(e.id, links, newer)
             e.chain = chain if len(chain) > 1 else []
 
     def _title(self, e: Entry) -> Text:
@@ -192,10 +198,9 @@ class QueueTable(DataTable[Text]):
     def update_entry(self, entry: Entry) -> None:
         """Refresh one proposal's row in place (the validator finished, or it was decided)."""
         self.entries[entry.id] = entry
-        before = (entry.version, entry.chain)
-        self._chains()
-        if (entry.version, entry.chain) != before or entry.supersedes in self.rows:
-            # A revision's report names what it supersedes: both rows show the chain.
+        if entry.supersedes or entry.chain:  # only a revision's report can change a chain
+            self._chains()
+            # A revision's report names what it supersedes: every row of the chain shows it.
             for other in (entry.supersedes, *entry.chain):
                 if other and other != entry.id and other in self.rows and other in self.entries:
                     self.update_cell(other, "title", self._title(self.entries[other]))
