@@ -326,17 +326,20 @@ class Revising(Screen[None]):
         review = self.review
         ours = entries_mod.check(review.vault, review.settings, new)
         theirs = entries_mod.check(review.vault, review.settings, old)
-        if ours.subject is None or theirs.subject is None:
-            self.app.call_from_thread(self._compared, new, None)
+        readable = [r.subject is not None and r.subject.proposal.exists and r.subject.manifest for r in (ours, theirs)]
+        if not all(readable):
+            self.app.call_from_thread(self._compared, new, None, f"{old} cannot be read: nothing to compare with.")
             return
+        assert ours.subject is not None and theirs.subject is not None
         views = between(theirs.subject, ours.subject)
-        self.app.call_from_thread(self._compared, new, build(views, review.settings.producers.names) if views else None)
+        model = build(views, review.settings.producers.names) if views else None
+        self.app.call_from_thread(self._compared, new, model, "")
 
-    def _compared(self, new: str, model: DiffModel | None) -> None:
+    def _compared(self, new: str, model: DiffModel | None, why: str) -> None:
         if self.closing or self.against != new or self.queue.chosen != new:
             return
         if model is None:
-            self.diff.show(None, "No difference: the two revisions leave the files the same.")
+            self.diff.show(None, why or "No difference: the two revisions leave the files the same.")
         else:
             self.diff.show(model, of=f"{new} against")
 
