@@ -217,7 +217,10 @@ def build(
         changes: Annotated[list[ProposedChange], Field(description="the changes, small and focused", min_length=1)],
         revises: Annotated[
             str | None,
-            Field(description="the id of a pending proposal this one revises (after a request for changes)"),
+            Field(
+                description="the id of a pending proposal this one revises (after a request for changes)",
+                max_length=64,
+            ),
         ] = None,
     ) -> CallToolResult:
         data = [c.model_dump() for c in changes]

@@ -59,7 +59,8 @@ def newer_revision(vault: Vault, ulid: str) -> str | None:
 def check_revisable(vault: Vault, ulid: str) -> None:
     """A revision answers a pending proposal: a missing or decided one is refused, in one line."""
     if not is_ulid(ulid):
-        raise UsageError(f"{ulid!r} is not a proposal id (a ULID)")
+        shown = ulid if len(ulid) <= 40 else ulid[:40] + "…"
+        raise UsageError(f"{shown!r} is not a proposal id (a ULID)")
     folder = store.folder_of(vault.root, ulid)
     if folder.state() != "folder":
         raise NotFound(f"no proposal {ulid} in {PROPOSALS_DIR}/ to revise")

@@ -298,6 +298,7 @@ class QueueScreen(QueueLoading, Decisions, Revising):
             diff.show(None, "Checking…")
         if self.against is None:
             self.refresh_marks(entry)
+        self.show_against_first(entry)
         # The footer is rebuilt on every refresh of the bindings: only when a key changed.
         keys = ("apply", "reject", "rebase", "preview", "toggle_hunk", "edit", "request_changes")
         enabled = tuple(self.check_action(a, ()) for a in keys)

@@ -66,6 +66,8 @@ class Revising(Screen[None]):
         """What the reviewer keeps of each proposal, until it is decided."""
         self.against: str | None = None
         """The proposal whose diff against the revision it supersedes is shown (``i``), if any."""
+        self.against_first: str | None = None
+        """A revision just staged here (an edit): shown first with its diff against the one it supersedes."""
 
     # --- marks --------------------------------------------------------------------------
 
@@ -252,7 +254,8 @@ class Revising(Screen[None]):
     def _revised(self, old: str, new: str, what: str) -> None:
         if self.closing:
             return
-        self.notify(f"{what} {new}; {old} is superseded (i shows the diff against it).", timeout=8)
+        self.notify(f"{what} {new}; {old} is superseded. Shown against it; i shows its own diff.", timeout=8)
+        self.against_first = new
         self.queue.decided_here.add(old)
         self.marks.pop(old, None)
         self.models.pop(old, None)
@@ -298,6 +301,13 @@ class Revising(Screen[None]):
         self.load_queue(select=following or ulid)
 
     # --- the diff against the revision superseded ----------------------------------------
+
+    def show_against_first(self, entry: Entry | None) -> None:
+        """Once the revision just staged is highlighted and checked, its diff against the old one."""
+        if entry is not None and entry.id == self.against_first and entry.report is not None and entry.supersedes:
+            self.against_first = None
+            if self.against != entry.id:
+                self.action_against()
 
     def action_against(self) -> None:
         entry = self.current()

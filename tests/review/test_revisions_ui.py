@@ -138,8 +138,7 @@ def test_e_edits_the_proposed_file_in_the_app_and_stages_the_persons_revision(
         entry = s.queue.entries[new]
         assert entry.chain == [old, new] and entry.version == 2
         assert str(s.queue.get_cell(new, "title")).startswith("v2 ")
-        # Its diff against the agent's: only the person's own change.
-        await pilot.press("i")
+        # Shown with its diff against the agent's: only the person's own change.
         await until(pilot, lambda: s.diff.of == f"{new} against", "the diff against the agent's revision")
         changed = [(r.kind, r.text) for r in s.diff.model.rows if r.kind in ("add", "del")]
         assert changed == [("del", "Beta words."), ("add", "Beta, in my words.")]
