@@ -8,6 +8,7 @@ the keys, ``Decisions.action_apply`` asks here first whether hunks are marked.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -99,10 +100,21 @@ class Revising(Screen[None]):
     def refresh_marks(self, entry: Entry | None) -> None:
         changes = self._changes(entry)
         model = self.diff.model
+        marks = self.marks.get(entry.id) if entry is not None else None
+        self._footer_count(f"Keep {marks.count()}/{total_hunks(changes or [])}" if marks and marks.count() else "Keep")
         if entry is None or changes is None or model is None:
             self.diff.set_marks(frozenset())
             return
-        self.diff.set_marks(self.marks.get(entry.id, Marks()).rows(model, changes))
+        self.diff.set_marks((marks or Marks()).rows(model, changes))
+
+    def _footer_count(self, label: str) -> None:
+        """The footer's space key says how many hunks are kept (``Keep 1/3``): this screen's own
+        copy of the binding, relabelled."""
+        found = self._bindings.key_to_bindings.get("space")
+        if not found or found[0].description == label:
+            return
+        self._bindings.key_to_bindings["space"] = [dataclasses.replace(b, description=label) for b in found]
+        self.refresh_bindings()
 
     def _toggle(self, whole_file: bool) -> None:
         entry = self.current()

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 from textual.pilot import Pilot
+from textual.widgets._footer import FooterKey
 
 from curator.review.confirm import ConfirmScreen
 from curator.review.editor import EditScreen
@@ -73,6 +74,8 @@ def test_space_keeps_one_hunk_of_two_and_a_applies_only_it_as_a_revision(vault: 
         await pilot.press("n", "n")  # hunk 1, then hunk 2 (the diff is shorter than the pane)
         await pilot.press("space")
         assert "1 of 2 hunks marked" in _status(pilot)
+        await settle(pilot)
+        assert "Keep 1/2" in [k.description for k in s.query(FooterKey)]  # the count in the footer
         assert s.diff.marks == frozenset({s.diff.model.stops[2]})
         await pilot.press("a")
         await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen), "the confirmation")
