@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import pygit2
+
 from curator.errors import CheckFailed, CuratorError, NotFound, Rejected, UsageError
 from curator.operations import decisions, rebase_journal, recovery, stage
 from curator.operations import gather as sources
@@ -35,7 +37,7 @@ from curator.vault.identity import is_ulid, new_ulid
 if TYPE_CHECKING:
     from curator.operations.apply import Applied
     from curator.settings import Settings
-    from curator.validator.subject import Subject
+    from curator.validator.subject import ChangeView, Subject
     from curator.vault.discover import Vault
 
 
@@ -161,10 +163,8 @@ def hunk_counts(subject: Subject) -> dict[str, int]:
     return counts
 
 
-def _copy(view: object) -> stage.Draft:
-    from curator.validator.subject import ChangeView
-
-    assert isinstance(view, ChangeView)
+def _copy(view: ChangeView) -> stage.Draft:
+    """A change of the old proposal, carried into the revision as it is."""
     c = view.change
     if c.op == "create":
         if view.new_bytes is None:
@@ -317,8 +317,6 @@ def edit(vault: Vault, settings: Settings, ulid: str, path: str, new_text: str, 
                 raise Rejected(f"{path}: neither the file nor the proposal's base blob can be read")
             if new_bytes == before:
                 continue  # edited back to the file as it is: this file is left out
-            import pygit2
-
             oid = str(pygit2.hash(before))
             if vault.repo.get(oid) is None:
                 blobs[oid] = before
