@@ -38,6 +38,7 @@ AREAS: dict[str, str] = {
     "apply": "proposals",
     "reject": "proposals",
     "rebase": "proposals",
+    "request-changes": "proposals",
     "review": "proposals",
     "digest": "librarian",
     "sources": "sources",

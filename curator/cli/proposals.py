@@ -115,13 +115,35 @@ def proposals(ctx: click.Context, all_: bool, json_: bool) -> int:
 @click.argument("ulid")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
 @click.option("--no-commit", is_flag=True, help="Apply to the work tree only; commit it yourself.")
+@click.option(
+    "--only",
+    "only",
+    multiple=True,
+    metavar="PATH",
+    help="Keep only this file of the proposal, whole (repeatable): a new revision with what is kept is applied.",
+)
+@click.option(
+    "--hunks",
+    "hunks",
+    multiple=True,
+    metavar="PATH:N[,N...]",
+    help="Keep only these hunks of PATH, numbered as the diff shows them (1,3 or 2-4; repeatable).",
+)
 @json_option
 @click.pass_context
-def apply(ctx: click.Context, ulid: str, yes: bool, no_commit: bool, json_: bool) -> int:
-    """Apply a valid proposal and commit exactly the paths it touches."""
+def apply(
+    ctx: click.Context,
+    ulid: str,
+    yes: bool,
+    no_commit: bool,
+    only: tuple[str, ...],
+    hunks: tuple[str, ...],
+    json_: bool,
+) -> int:
+    """Apply a valid proposal (or the files and hunks kept of it) and commit exactly the paths it touches."""
     from curator.commands import apply as cmd  # heavy: pygit2 and rich, for the diff it shows
 
-    return cmd.run(app_of(ctx, json_), ulid, yes, no_commit)
+    return cmd.run(app_of(ctx, json_), ulid, yes, no_commit, only, hunks)
 
 
 @click.command()
@@ -132,6 +154,16 @@ def apply(ctx: click.Context, ulid: str, yes: bool, no_commit: bool, json_: bool
 def reject(ctx: click.Context, ulid: str, reason: str, json_: bool) -> int:
     """Reject a proposal; the vault is untouched."""
     return reject_cmd.run(app_of(ctx, json_), ulid, reason)
+
+
+@click.command("request-changes")
+@click.argument("ulid")
+@click.option("--reason", required=True, help="What to change, for the proposal's author (recorded in events.jsonl).")
+@json_option
+@click.pass_context
+def request_changes(ctx: click.Context, ulid: str, reason: str, json_: bool) -> int:
+    """Ask the proposal's author for a new revision, with a reason; it stays pending. The vault is untouched."""
+    return reject_cmd.run_request(app_of(ctx, json_), ulid, reason)
 
 
 @click.command()

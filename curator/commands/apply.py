@@ -11,7 +11,7 @@ from curator import output
 from curator.commands.app import App
 from curator.errors import CheckFailed
 from curator.operations import apply as applier
-from curator.proposals import store
+from curator.proposals import revision, store
 from curator.validator.state import RepoState
 
 if TYPE_CHECKING:
@@ -22,10 +22,14 @@ SHOWN = 10
 """Paths named in the one-line summary; ``--json`` lists them all (an adopt changes thousands)."""
 
 
-def run(app: App, ulid: str, yes: bool, no_commit: bool) -> int:
+def run(
+    app: App, ulid: str, yes: bool, no_commit: bool, only: tuple[str, ...] = (), hunks: tuple[str, ...] = ()
+) -> int:
     from curator.operations import stage
     from curator.validator.verdict import validate_proposal
 
+    if only or hunks:
+        return run_partial(app, ulid, yes, no_commit, only, hunks)
     vault = app.vault()
     settings = app.settings()
     by = f"human:{stage.default_author(vault).name}"
@@ -54,6 +58,52 @@ def run(app: App, ulid: str, yes: bool, no_commit: bool) -> int:
         shown = ", ".join(output.safe_path(p) for p in done.paths[:SHOWN])
         more = f" and {len(done.paths) - SHOWN} more" if len(done.paths) > SHOWN else ""
         output.line(f"{ulid}: {where}: {shown}{more}")
+    return 0
+
+
+def run_partial(app: App, ulid: str, yes: bool, no_commit: bool, only: tuple[str, ...], hunks: tuple[str, ...]) -> int:
+    """``--only`` / ``--hunks``: the files and hunks kept become a revision, which is applied."""
+    from curator.operations import revise, stage
+
+    sel = revision.selection_of(only, hunks)
+    vault = app.vault()
+    settings = app.settings()
+    by = f"human:{stage.default_author(vault).name}"
+    # The selection is checked against the proposal before anything is asked or written.
+    preview = revise.preview_partial(vault, settings, ulid, sel, by=by)
+    if not yes:
+        if not sys.stdin.isatty():
+            raise CheckFailed("apply needs confirmation", hint="pass --yes when not at a terminal")
+        from curator.diffview.console import print_proposal
+
+        output.line(f"keeping of {ulid}: only what follows, as a new revision that supersedes it")
+        print_proposal(preview, settings.producers.names)
+        if not click.confirm("stage this revision and apply it?", default=False):
+            output.line("not applied; nothing was staged")
+            return 1
+    done = revise.apply_partial(vault, settings, ulid, sel, by=by, commit=not no_commit)
+    applied = done.applied
+    new = done.revision.new if done.revision else None
+    if app.json:
+        output.emit_json(
+            {
+                "id": applied.report.id,
+                "applied": True,
+                "revision_of": ulid if new else None,
+                "commit": applied.commit,
+                "paths": applied.paths,
+                "drifted": drifted_paths(applied.report),
+            }
+        )
+        return 0
+    if new:
+        output.line(f"{new}: a new revision of {ulid} with what you kept ({ulid} is superseded)")
+    else:
+        output.line(f"{ulid}: the selection keeps every hunk; the proposal itself was applied")
+    where = f"committed {applied.commit[:12]}" if applied.commit else "applied to the work tree (not committed)"
+    shown = ", ".join(output.safe_path(p) for p in applied.paths[:SHOWN])
+    more = f" and {len(applied.paths) - SHOWN} more" if len(applied.paths) > SHOWN else ""
+    output.line(f"{applied.report.id}: {where}: {shown}{more}")
     return 0
 
 

@@ -140,6 +140,10 @@ class _HunkPart(_Part):
     new_base: int = 0
     regions: _Regions | None = None
     producers: Sequence[str] = ()
+    number: int = 1
+    """The hunk's number in its file, from 1: what ``curator apply --hunks PATH:N`` names."""
+    of: int = 1
+    """How many hunks the file has."""
 
     def __len__(self) -> int:
         return 1 + len(self.kinds)
@@ -181,6 +185,8 @@ class _HunkPart(_Part):
             old_at = self.old_base - (0 if h.old_len else 1)
             new_at = self.new_base - (0 if h.new_len else 1)
             header = f"@@ -{old_at},{h.old_len} +{new_at},{h.new_len} @@"
+            if self.of > 1:
+                header += f"  hunk {self.number} of {self.of}"
             if (old_at, new_at) != (h.old_start, h.new_start):
                 header += f"  (applies here; its header says -{h.old_start} +{h.new_start})"
             return Row(HUNK, header, file=self.file)
@@ -325,11 +331,15 @@ class _Layout:
             else:
                 old_base = h.old_start if h.old_len else h.old_start + 1
                 new_base = h.new_start if h.new_len else h.new_start + 1
-            part = _HunkPart(self.size, file, h, kinds, old_base, new_base, regions, self.producers)
+            part = _HunkPart(
+                self.size, file, h, kinds, old_base, new_base, regions, self.producers, n + 1, len(hunks)
+            )
             self.add(part)
             # Raw lengths: visible text differs only where tabs or control characters are
             # (the pane widens itself when it draws a longer row).
             self.widest = max(self.widest, _longest(t for _, t in h.lines))
+            if len(hunks) > 1:  # the header's number ("hunk 2 of 3") can make it the longest row
+                self.widest = max(self.widest, len(part.row(0).text))
             self.top = max(self.top, h.old_start + h.old_len, h.new_start + h.new_len)
 
     def created(self, file: int, lines: list[str]) -> None:

@@ -25,6 +25,7 @@ from curator.errors import NotFound, UsageError
 from curator.operations import gather as sources
 from curator.operations import recovery, stage
 from curator.proposals import diff as diff_mod
+from curator.proposals import events as events_mod
 from curator.proposals import filters, store
 from curator.proposals.hunks import HunkConflict
 from curator.proposals.hunks import apply as apply_hunks
@@ -58,11 +59,14 @@ class Outcome:
     auto_applicable: bool = False
     minted: list[str] = field(default_factory=list)
     drift: str | None = None
+    revises: str | None = None
+    """The proposal this one is a revision of (``revises``); superseded by it once it is staged."""
 
     def to_json(self) -> dict[str, Any]:
         fixes = sorted({f"{f.path}: {f.message}" for f in self.findings})
         return {
             "id": self.id,
+            "revises": self.revises,
             "verdict": "valid" if self.staged else "rejected",
             "staged": self.staged,
             "auto_applicable": self.auto_applicable,
@@ -70,7 +74,8 @@ class Outcome:
             "what_to_fix": fixes,
             "minted": self.minted,
             "next": (
-                f"A person reviews it (curator review) and applies it (curator apply {self.id}); "
+                (f"It supersedes {self.revises}. " if self.revises else "")
+                + f"A person reviews it (curator review) and applies it (curator apply {self.id}); "
                 f"kp_proposal('{self.id}') shows its status."
                 if self.staged
                 else "Nothing was staged and nothing was written. Fix each finding and call kp_propose again."
@@ -160,8 +165,17 @@ def _from_diff(c: ChangeIn, current: bytes, blob: str) -> stage.Draft | Finding:
 
 
 def propose(
-    vault: Vault, settings: Settings, title: str, rationale: str, changes: list[ChangeIn], author: Author
+    vault: Vault,
+    settings: Settings,
+    title: str,
+    rationale: str,
+    changes: list[ChangeIn],
+    author: Author,
+    revises: str | None = None,
 ) -> Outcome:
+    """Stage an agent's changes; with ``revises``, as a revision of that pending proposal (which
+    it supersedes once staged): the answer to a reviewer's request for changes."""
+    from curator.operations import revise
     title, rationale = title.strip(), rationale.strip()
     if not title or any(ord(ch) < 32 or ord(ch) == 127 for ch in title):
         raise UsageError("the title must be one line of text, without control characters")
@@ -169,12 +183,15 @@ def propose(
         raise UsageError("the rationale is empty: say why the change is right, for the person who reviews it")
     if not changes or len(changes) > MAX_CHANGES:
         raise UsageError(f"give between 1 and {MAX_CHANGES} changes")
+    if revises is not None:
+        revises = revises.strip()
+        revise.check_revisable(vault, revises)  # a missing or decided one: one line, nothing read or written
     ulid = new_ulid()
     bad_paths = _path_findings(vault, settings, changes)
     if bad_paths:
-        return Outcome(ulid, False, bad_paths)
+        return Outcome(ulid, False, bad_paths, revises=revises)
     with recovery.locked(vault, "kp_propose", wait=LOCK_WAIT):
-        return _stage(vault, settings, ulid, title, rationale, changes, author)
+        return _stage(vault, settings, ulid, title, rationale, changes, author, revises)
 
 
 def _stage(
@@ -185,7 +202,10 @@ def _stage(
     rationale: str,
     changes: list[ChangeIn],
     author: Author,
+    revises: str | None = None,
 ) -> Outcome:
+    from curator.operations import revise
+
     minted: list[str] = []
     read_blobs: dict[str, bytes] = {}
     drafts: list[stage.Draft] = []
@@ -197,26 +217,43 @@ def _stage(
         else:
             drafts.append(got)
     if problems:
-        return Outcome(ulid, False, sorted(problems, key=lambda f: f.sort_key()), minted=minted)
+        return Outcome(ulid, False, sorted(problems, key=lambda f: f.sort_key()), minted=minted, revises=revises)
     base = stage.head_commit(vault)
     # The notes as the agent read them that git never stored: the validator reads them
     # from memory, and they are written only if the proposal is staged.
     unstored = {oid: data for oid, data in read_blobs.items() if vault.repo.get(oid) is None}
-    staged = stage.stage(
-        vault,
-        settings,
-        drafts,
-        title=title,
-        rationale=rationale,
-        author=author,
-        base=base,
-        blobs=unstored,
-        ulid=ulid,
-    )
+    if revises is not None:
+        made = revise.stage_revision(
+            vault,
+            settings,
+            revises,
+            drafts,
+            how="answer",
+            by=str(author),
+            title=title,
+            rationale=rationale,
+            author=author,
+            base=base,
+            blobs=unstored,
+            ulid=ulid,
+        )
+        staged = made.staged
+    else:
+        staged = stage.stage(
+            vault,
+            settings,
+            drafts,
+            title=title,
+            rationale=rationale,
+            author=author,
+            base=base,
+            blobs=unstored,
+            ulid=ulid,
+        )
     report = staged.report
     if not staged.ok:
-        return Outcome(ulid, False, report.findings, minted=minted)
-    return Outcome(ulid, True, [], report.auto_applicable, minted, report.drift)
+        return Outcome(ulid, False, report.findings, minted=minted, revises=revises)
+    return Outcome(ulid, True, [], report.auto_applicable, minted, report.drift, revises)
 
 
 def proposal_status(vault: Vault, settings: Settings, ulid: str) -> dict[str, Any]:
@@ -226,14 +263,23 @@ def proposal_status(vault: Vault, settings: Settings, ulid: str) -> dict[str, An
         raise UsageError(f"{ulid!r} is not a proposal id (a ULID, as kp_propose returned it)")
     if ulid not in store.list_ids(vault.root):
         raise NotFound(f"no proposal {ulid} in .kp/proposals/ (a rejected proposal is never staged)")
+    from curator.operations import revise
+
     report = validate_proposal(RepoState(vault, settings), store.load_within(vault.root, ulid, settings.limits))
-    m = report.subject.manifest if report.subject else None
+    subject = report.subject
+    m = subject.manifest if subject else None
+    # The reviewer's words come from the events Curator committed, never from the work tree's copy.
+    committed = subject.committed_events if subject and not subject.committed_event_problems else []
+    asked = events_mod.changes_requested(committed)
     return {
         "id": ulid,
         "title": m.title if m else None,
         "rationale": m.rationale if m else None,
         "author": str(m.author) if m else None,
         "created": m.created if m else None,
+        "supersedes": m.supersedes if m else None,
+        "superseded_by": revise.newer_revision(vault, ulid) if report.status == "superseded" else None,
+        "changes_requested": {"by": asked.by, "at": asked.at, "reason": asked.reason} if asked else None,
         "status": report.status,
         "verdict": "valid" if report.ok else "rejected",
         "auto_applicable": report.auto_applicable,
@@ -241,9 +287,6 @@ def proposal_status(vault: Vault, settings: Settings, ulid: str) -> dict[str, An
         "changes": [
             {"op": v.change.op, "path": v.change.path} for v in (report.subject.changes if report.subject else [])
         ],
-        "events": [
-            {k: v for k, v in vars(e).items() if v is not None}
-            for e in (report.subject.events if report.subject else [])
-        ],
+        "events": [{k: v for k, v in vars(e).items() if v is not None} for e in committed],
         "findings": [f.to_json() for f in report.findings],
     }

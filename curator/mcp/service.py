@@ -18,7 +18,7 @@ from typing import Any
 from curator.errors import CuratorError, NotFound, UsageError
 from curator.index import derived, reading, refs
 from curator.mcp import card
-from curator.mcp.frame import NOTICE, Answer, Reply, quote_text
+from curator.mcp.frame import NOTICE, REVIEWER_NOTICE, Answer, Reply, quote_text
 from curator.search.filters import Filters
 from curator.search.snippet import snippet
 from curator.settings import Settings
@@ -217,20 +217,23 @@ class Service:
         reply.say(text)
         return reply.answer(facts, noted=True)
 
-    def propose(self, title: str, rationale: str, changes: list[dict[str, Any]]) -> Answer:
+    def propose(
+        self, title: str, rationale: str, changes: list[dict[str, Any]], revises: str | None = None
+    ) -> Answer:
         from curator.mcp import propose as prop
         from curator.proposals.manifest import Author
 
         parsed = [prop.ChangeIn(**c) for c in changes]
         outcome = prop.propose(
-            self.vault, self.settings, title, rationale, parsed, Author(kind="agent", name=self.author)
+            self.vault, self.settings, title, rationale, parsed, Author(kind="agent", name=self.author), revises
         )
         reply = Reply()
         data = reply.data(outcome.to_json())
         if outcome.staged:
             verdict = "valid, auto-applicable" if outcome.auto_applicable else "valid"
+            what = f"a revision of {data['revises']}" if data["revises"] else "staged"
             reply.say(
-                f"Proposal {data['id']}: {verdict}; staged in .kp/proposals/{data['id']}/ for review. {data['next']}"
+                f"Proposal {data['id']}: {verdict}; {what} in .kp/proposals/{data['id']}/ for review. {data['next']}"
             )
         else:
             reply.say(f"Proposal rejected: {data['next']}")
@@ -251,6 +254,17 @@ class Service:
             f"Proposal {data['id']}: {data['status']}; the validator says {data['verdict']}{auto}; "
             f"drift: {data['drift'] or 'none'}."
         )
+        asked = data["changes_requested"]
+        if asked:
+            reply.say(
+                f"The reviewer asked for changes to proposal {data['id']}. Answer with a revision: "
+                f"kp_propose(..., revises='{data['id']}') with the whole change as it should now be; it "
+                "supersedes this proposal. The validator's current findings are listed below."
+            )
+            reply.say(REVIEWER_NOTICE)
+            reply.quote_reviewer(asked["by"], asked["at"], asked["reason"])
+        if data["status"] == "superseded" and data["superseded_by"]:
+            reply.say(f"Proposal {data['id']} is superseded by its revision {data['superseded_by']}.")
         reply.say(
             NOTICE + " The proposal's title, rationale, author and changes were written by whoever staged it "
             "(another agent, perhaps), and the findings may quote the vault: they are framed the same way."

@@ -1,4 +1,5 @@
-"""Decision records: every ``applied``, ``rejected`` or ``superseded`` is a commit Curator makes.
+"""Decision records: every ``applied``, ``rejected``, ``superseded`` or ``changes-requested`` is a
+commit Curator makes.
 
 Only Curator writes ``events.jsonl``, and never into the work tree alone: each
 decision is one commit made here through libgit2 (so no hook runs for it), whose
@@ -8,7 +9,8 @@ staged change to an ``events.jsonl`` is a forgery (KP001), whatever the event,
 and CI rejects a commit that changes one without the matching trailers.
 
 ``record`` is the one way to decide a proposal without applying it (``reject``,
-and ``supersede`` for rebase, the review UI, MCP and the digest); ``apply``
+``supersede`` for the revisions of ``operations.revise``, and ``request_changes``, which
+leaves it pending with the reviewer's reason for its author to answer); ``apply``
 builds its own tree (the change plus the record) and commits it with ``commit``.
 Both take the vault lock themselves.
 """
@@ -153,7 +155,7 @@ def record(vault: Vault, ulid: str, event: str, by: str, reason: str, title: str
     moves: killed before that, nothing is recorded; after, the next command
     finishes what is left, and the user's own staged and unstaged work stays.
     """
-    if event not in ("rejected", "superseded"):
+    if event not in ("rejected", "superseded", events_mod.CHANGES_REQUESTED):
         raise ValueError(f"record() decides without applying; {event!r} is not such a decision")
     with recovery.locked(vault, f"{event} {ulid}"):
         return _record(vault, ulid, event, by, reason, title)
@@ -164,6 +166,14 @@ def reject(vault: Vault, ulid: str, reason: str, *, by: str) -> str:
     if not reason.strip():
         raise UsageError("--reason must say why")
     return record(vault, ulid, "rejected", by, reason)
+
+
+def request_changes(vault: Vault, ulid: str, reason: str, *, by: str) -> str:
+    """Record a ``changes-requested`` event (a commit): the proposal stays pending, and its author
+    reads the reason (``kp_proposal``) and answers with a revision (``kp_propose`` with ``revises``)."""
+    if not reason.strip():
+        raise UsageError("--reason must say what to change")
+    return record(vault, ulid, events_mod.CHANGES_REQUESTED, by, reason, title=f"Changes requested on proposal {ulid}")
 
 
 def _record(vault: Vault, ulid: str, event: str, by: str, reason: str, title: str | None) -> str:

@@ -3,8 +3,9 @@
 For each changed file the merge takes the proposal's base (``base_blob``), its
 post-image (the change applied to that base) and the file as it is in the work
 tree now. Where the merge is clean the result is staged as a **new** proposal
-(new ULID, ``supersedes: OLD``) through the ordinary staging code, validated
-like any other, and the old proposal gets a ``superseded`` event. The new
+(new ULID, ``supersedes: OLD``) through ``operations.revise`` (the one way a
+revision is staged), validated like any other, and the old proposal gets a
+``superseded`` event. The new
 revision waits in the queue for a person; nothing is applied here.
 
 Where the merge itself conflicts (the person's edits and the proposal's change
@@ -22,8 +23,8 @@ from typing import Any
 import pygit2
 
 from curator.errors import CheckFailed, NotFound, Rejected
-from curator.operations import decisions, rebase_journal, recovery, stage
 from curator.operations import gather as sources
+from curator.operations import recovery, revise, stage
 from curator.proposals import store
 from curator.proposals.hunks import split_lines
 from curator.proposals.layout import PROPOSALS_DIR
@@ -32,7 +33,6 @@ from curator.validator.state import RepoState
 from curator.validator.subject import ChangeView
 from curator.validator.verdict import ProposalReport, validate_proposal
 from curator.vault.discover import Vault
-from curator.vault.identity import new_ulid
 
 
 @dataclass(frozen=True)
@@ -179,12 +179,6 @@ def _draft(
     )
 
 
-def record_superseded(vault: Vault, ulid: str, by: str, new: str) -> str:
-    """The old proposal's ``superseded`` event, naming its new revision: a decision commit of its own."""
-
-    return decisions.record(vault, ulid, "superseded", by, f"rebased into {new}")
-
-
 def rebase(vault: Vault, settings: Settings, ulid: str, *, by: str) -> Rebased:
     """Rebase proposal ``ulid`` onto the work tree as it is, under the vault lock."""
     with recovery.locked(vault, f"rebase {ulid}"):
@@ -225,26 +219,20 @@ def _rebase(vault: Vault, settings: Settings, ulid: str, *, by: str) -> Rebased:
     if not drafts:
         done.nothing_to_do = "the vault already holds every change it makes"
         return done
-    head = stage.head_commit(vault)
-    new = new_ulid()
-    # Journaled first: a kill between staging the new revision and superseding the old one
-    # is finished or undone by the next command (rebase_journal), never left as two pending.
-    rebase_journal.save(vault, ulid, new)
-    staged = stage.stage(
+    made = revise.stage_revision(
         vault,
         settings,
+        ulid,
         drafts,
+        how="rebase",
+        by=by,
         title=manifest.title,
         rationale=manifest.rationale,
         author=manifest.author,
-        base=head,
+        base=stage.head_commit(vault),
         blobs=blobs,
-        ulid=new,
-        supersedes=ulid,
+        revised_by=revise.author_of(by),
     )
-    done.new = staged.id
-    done.report = staged.report
-    if staged.ok:
-        record_superseded(vault, ulid, by, staged.id)
-    rebase_journal.clear(vault)
+    done.new = made.new
+    done.report = made.report
     return done

@@ -1,5 +1,6 @@
-"""The rebase journal: a rebase stages a new revision, then supersedes the old one in a
-commit of its own; killed between the two, both would wait in the queue.
+"""The revision journal: a revision (a rebase, a partial acceptance, an edit, an author's answer;
+``operations.revise``) is staged, then the old one is superseded in a commit of its own; killed
+between the two, both would wait in the queue.
 
 The journal (saved before the new revision is staged) names both. Recovery, under the
 vault lock and after any interrupted propose or decision is settled: when the old revision

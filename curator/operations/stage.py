@@ -120,6 +120,7 @@ def build(
     author: Author,
     base: str,
     supersedes: str | None = None,
+    revised_by: Author | None = None,
 ) -> store.ProposalDir:
     """The proposal as the validator reads it, held in memory; nothing is written."""
     drafts = sorted(drafts, key=lambda d: d.path)
@@ -133,6 +134,7 @@ def build(
         base=base,
         changes=[Change.model_validate({"op": d.op, "path": d.path, "kp_id": d.kp_id, "base_blob": d.base_blob}) for d in drafts],
         supersedes=supersedes,
+        revised_by=revised_by,
     )
     p = store.ProposalDir(ulid, f"{PROPOSALS_DIR}/{ulid}")
     p.manifest = _yaml_text(manifest)
@@ -161,6 +163,7 @@ def stage(
     blobs: dict[str, bytes] | None = None,
     ulid: str | None = None,
     supersedes: str | None = None,
+    revised_by: Author | None = None,
 ) -> Staged:
     """Validate ``drafts`` as a proposal and stage it only if it is valid, under the vault lock.
 
@@ -171,7 +174,9 @@ def stage(
     if not drafts:
         raise UsageError("nothing to propose: no changed notes")
     with recovery.locked(vault, "propose"):
-        return _stage(vault, settings, drafts, title, rationale, author, base, restores, blobs, ulid, supersedes)
+        return _stage(
+            vault, settings, drafts, title, rationale, author, base, restores, blobs, ulid, supersedes, revised_by
+        )
 
 
 def _stage(
@@ -186,11 +191,19 @@ def _stage(
     blobs: dict[str, bytes] | None,
     ulid: str | None,
     supersedes: str | None,
+    revised_by: Author | None,
 ) -> Staged:
     ulid = ulid or new_ulid()
     restores = restores or []
     proposal = build(
-        drafts, ulid=ulid, title=title, rationale=rationale, author=author, base=base, supersedes=supersedes
+        drafts,
+        ulid=ulid,
+        title=title,
+        rationale=rationale,
+        author=author,
+        base=base,
+        supersedes=supersedes,
+        revised_by=revised_by,
     )
     overlay = {r.path: (None if r.restore is None else propose_journal.restore_bytes(vault, r)) for r in restores}
     report = validate_proposal(RepoState(vault, settings, overlay, blobs=blobs), proposal)

@@ -7,6 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 TERMINAL = ("applied", "rejected", "superseded")
+CHANGES_REQUESTED = "changes-requested"
+"""A reviewer's request for a new revision, with the reason: the proposal stays pending (its
+author answers with a revision that supersedes it, or the reviewer decides it after all)."""
+KNOWN = (*TERMINAL, CHANGES_REQUESTED)
+NEEDS_REASON = ("rejected", "superseded", CHANGES_REQUESTED)
 
 
 @dataclass(frozen=True)
@@ -49,14 +54,17 @@ def parse(raw: bytes) -> tuple[list[Event], list[str]]:
         ):
             problems.append(f"events.jsonl line {no} is not an event ({{at, event, by, commit?, reason?}})")
             continue
-        if data["event"] not in TERMINAL:
+        if data["event"] not in KNOWN:
             problems.append(f"events.jsonl line {no}: unknown event {data['event']!r}")
             continue
-        if data["event"] in ("rejected", "superseded") and not data.get("reason"):
+        if data["event"] in NEEDS_REASON and not data.get("reason"):
             problems.append(f"events.jsonl line {no}: a {data['event']} event needs a reason")
         events.append(Event(data["at"], data["event"], data["by"], data.get("commit"), data.get("reason")))
     if sum(e.event in TERMINAL for e in events) > 1:
         problems.append("events.jsonl decides the proposal more than once")
+    decided = next((i for i, e in enumerate(events) if e.event in TERMINAL), len(events))
+    if any(e.event == CHANGES_REQUESTED for e in events[decided:]):
+        problems.append("events.jsonl asks for changes to a proposal it already decided")
     return events, problems
 
 
@@ -66,3 +74,11 @@ def status(events: list[Event]) -> str:
             return e.event
     return "pending"
 
+
+
+def changes_requested(events: list[Event]) -> Event | None:
+    """The reviewer's latest request for changes, while the proposal is still pending."""
+    if status(events) != "pending":
+        return None
+    asked = [e for e in events if e.event == CHANGES_REQUESTED]
+    return asked[-1] if asked else None

@@ -76,7 +76,12 @@ class Manifest(BaseModel):
     """The commit the proposal was staged against."""
     changes: list[Change] = Field(min_length=1)
     supersedes: str | None = None
-    """The proposal this one is a rebased revision of (``curator rebase``), if any."""
+    """The proposal this one is a revision of, if any: rebased (``curator rebase``), partly accepted
+    (``curator apply --only``/``--hunks``), edited by a reviewer, or its author's answer to a
+    request for changes (``kp_propose`` with ``revises``). That one's ``superseded`` event names this."""
+    revised_by: Author | None = None
+    """Who made this revision when it is not its author: the reviewer who kept some of an agent's
+    hunks, or rebased it (the author stays the one whose change it is)."""
 
     @field_validator("supersedes")
     @classmethod
@@ -105,7 +110,7 @@ class Manifest(BaseModel):
 
     def to_yaml_dict(self) -> dict[str, Any]:
         data = self.model_dump(by_alias=True, exclude_none=True)
-        keys = ("schema", "id", "title", "rationale", "author", "created", "base", "supersedes", "changes")
+        keys = ("schema", "id", "title", "rationale", "author", "created", "base", "supersedes", "revised_by", "changes")
         return {k: data[k] for k in keys if k in data}
 
 

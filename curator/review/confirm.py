@@ -97,7 +97,7 @@ class ConfirmScreen(ModalScreen[str | None]):
 
     def action_confirm(self) -> None:
         if self.ask_reason and not self._reason():
-            self.notify("Say why before rejecting.", severity="warning")
+            self.notify(f"Say why before you {self.verb.lower()}.", severity="warning")
             return
         self.dismiss(self._reason())
 

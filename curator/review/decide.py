@@ -21,6 +21,7 @@ from curator.review.entries import Entry
 
 if TYPE_CHECKING:
     from curator.diffview.model import DiffModel
+    from curator.proposals.revision import Selection
     from curator.review.app import ReviewApp
     from curator.review.queue_table import QueueTable
 
@@ -52,6 +53,10 @@ class Decisions(Screen[None]):
 
         def load_queue(self, select: str | None = None) -> object: ...
 
+        def marked(self, entry: Entry | None) -> Selection | None: ...
+
+        def ask_partial(self, entry: Entry, sel: Selection) -> None: ...
+
     def _files(self, entry: Entry) -> Text:
         text = Text()
         subject = entry.report.subject if entry.report else None
@@ -68,7 +73,15 @@ class Decisions(Screen[None]):
 
     def action_apply(self) -> None:
         entry = self.current()
-        if entry is None or entry.apply_blocker is not None or entry.id in self.checking:
+        if entry is None or entry.id in self.checking:
+            return
+        sel = self.marked(entry)
+        if sel is not None and entry.status == "pending" and not entry.gone:
+            # Hunks are marked: only those, as a revision (``Revising``), which the validator
+            # judges on its own: the hunks kept of a conflicting proposal may well apply.
+            self.ask_partial(entry, sel)
+            return
+        if entry.apply_blocker is not None:
             return
         body = Text("Curator checks it again, applies it to the work tree and commits exactly these files:\n\n")
         body.append_text(self._files(entry))

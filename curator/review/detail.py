@@ -38,6 +38,22 @@ def describe(entry: Entry | None) -> Text:
         text.append(f"\nbase {m.base[:12]}", style="grey62")
         if m.supersedes:
             text.append(f" · revision of {m.supersedes}", style="grey62")
+        if m.revised_by is not None:
+            text.append(f"\nrevised by {visible(str(m.revised_by))}", style="grey62")
+    if entry.chain:
+        text.append("\n\nRevisions ", style="bold")
+        for n, ulid in enumerate(entry.chain, start=1):
+            if n > 1:
+                text.append(" → ")
+            text.append(f"v{n} {ulid[-6:]}", style="bold magenta" if ulid == entry.id else "")
+        if entry.supersedes:
+            text.append("\ni shows the diff against the revision this one supersedes", style="grey62")
+    if entry.requested is not None and entry.status == "pending":
+        ask = entry.requested
+        text.append("\n\nCHANGES REQUESTED", style="bold yellow")
+        text.append(f" {ask.at} by {visible(ask.by)}")
+        if ask.reason:
+            text.append(f"\n{visible(ask.reason)}", style="italic")
     if entry.status != "pending":
         ev = entry.event
         text.append(f"\n\n{entry.status.upper()}", style="bold")

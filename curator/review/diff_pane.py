@@ -63,6 +63,10 @@ class DiffPane(ScrollView, can_focus=True):
         self._cache: dict[tuple[int, bool, int], list[Segment]] = {}
         self._widest = 0
         """The longest row's cells as far as known: the model's estimate, raised as rows are drawn."""
+        self.at_stop: int | None = None
+        """The model row (a file or hunk header) ``n``/``p`` moved to last: what space marks."""
+        self.marks: frozenset[int] = frozenset()
+        """Model rows (file and hunk headers) of what the reviewer keeps, drawn with a tick."""
 
     # --- what is shown ------------------------------------------------------------------
 
@@ -73,6 +77,9 @@ class DiffPane(ScrollView, can_focus=True):
         stays on the rows the reviewer is looking at."""
         keep = of is not None and of == self.of and self.model is not None
         top = self._model_row_at(int(self.scroll_y), self.split) if keep else 0
+        if not keep:
+            self.at_stop = None
+            self.marks = frozenset()
         self.of = of if model is not None else None
         self.model = model
         self.drawn = threading.Event()
@@ -141,17 +148,43 @@ class DiffPane(ScrollView, can_focus=True):
 
     # --- navigation ---------------------------------------------------------------------
 
+    def _on_screen(self, index: int) -> bool:
+        y = self._screen_row_of(index)
+        return int(self.scroll_y) <= y < int(self.scroll_y) + max(1, self.scrollable_content_region.height)
+
+    def current_row(self) -> int | None:
+        """The model row the reviewer is at: the header ``n``/``p`` moved to while it is on screen,
+        else the top row shown."""
+        if self.model is None or not len(self.model.rows):
+            return None
+        if self.at_stop is not None and self.at_stop < len(self.model.rows) and self._on_screen(self.at_stop):
+            return self.at_stop
+        return min(self._model_row_at(int(self.scroll_y), self.split), len(self.model.rows) - 1)
+
     def jump(self, forward: bool) -> bool:
         """Scroll to the next (or previous) hunk or file header; False when there is none."""
         if self.model is None:
             return False
-        stops = [self._screen_row_of(i) for i in self.model.stops]
-        here = int(self.scroll_y)
-        targets = [y for y in stops if y > here] if forward else [y for y in stops if y < here]
+        stops = [(self._screen_row_of(i), i) for i in self.model.stops]
+        # From the header moved to last while it is on screen: a diff shorter than the pane
+        # does not scroll, and its hunks are still stepped through one by one.
+        at = self.at_stop if self.at_stop is not None and self._on_screen(self.at_stop) else None
+        here = self._screen_row_of(at) if at is not None else int(self.scroll_y)
+        targets = [s for s in stops if s[0] > here] if forward else [s for s in stops if s[0] < here]
         if not targets:
             return False
-        self.scroll_to(0, targets[0] if forward else targets[-1], animate=False)
+        y, index = targets[0] if forward else targets[-1]
+        self.at_stop = index
+        self._cache.clear()
+        self.scroll_to(0, y, animate=False)
+        self.refresh()
         return True
+
+    def set_marks(self, rows: frozenset[int]) -> None:
+        if rows != self.marks:
+            self.marks = rows
+            self._cache.clear()
+            self.refresh()
 
     # --- drawing ------------------------------------------------------------------------
 
@@ -164,7 +197,7 @@ class DiffPane(ScrollView, can_focus=True):
         assert renderer is not None
         console = self.app.console
         if not self.split:
-            text = renderer.unified(y)
+            text = self._marked(y, renderer.unified(y))
             if text.cell_len > self._widest + 2 * renderer.width + 4:
                 # Tabs and control-character stand-ins made this row longer than its raw text.
                 self._widest = text.cell_len - 2 * renderer.width - 4
@@ -172,7 +205,7 @@ class DiffPane(ScrollView, can_focus=True):
         else:
             whole, old, new = self._rows_split()[y]
             if whole is not None:
-                text = renderer.unified(whole)
+                text = self._marked(whole, renderer.unified(whole))
             else:
                 half = max(10, (width - 1) // 2)
                 text = renderer.half(old, half, old_side=True)
@@ -183,6 +216,16 @@ class DiffPane(ScrollView, can_focus=True):
             self._cache.clear()
         self._cache[key] = segments
         return segments
+
+    def _marked(self, index: int, text: Text) -> Text:
+        """A header row with the reviewer's marks: ``✓`` kept, ``▸`` where space marks next."""
+        if index not in self.marks and index != self.at_stop:
+            return text
+        out = Text()
+        out.append("▸" if index == self.at_stop else " ", style="bold yellow")
+        out.append("✓ " if index in self.marks else "  ", style="bold green")
+        out.append_text(text)
+        return out
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset

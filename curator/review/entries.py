@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from curator import clock
 from curator.diffview.visible import visible
 from curator.proposals import store
+from curator.proposals.events import changes_requested
 from curator.proposals.layout import DIFF, EVENTS, FILES, MANIFEST, PROPOSALS_DIR
 from curator.validator.state import RepoState
 from curator.vault.discover import Vault
@@ -52,6 +53,14 @@ class Entry:
     maybe_decided: bool = False
     """Its folder holds an events.jsonl: most likely decided, so kept out of view until the
     validator says (the status itself only ever comes from the events committed in HEAD)."""
+    supersedes: str | None = None
+    """The proposal this one is a revision of (its manifest says)."""
+    requested: Event | None = None
+    """The reviewer's request for changes, while it is pending (from the committed events)."""
+    version: int = 1
+    """Its place in its revision chain (v1, v2, …), worked out by the queue from every entry."""
+    chain: list[str] = field(default_factory=list)
+    """The ids of its revision chain, oldest first, when it has one (else empty)."""
 
     @property
     def checked(self) -> bool:
@@ -198,6 +207,8 @@ def summarise(entry: Entry, data: dict[str, Any] | None) -> Entry:
         entry.created = data["created"]
     if isinstance(changes, list):
         entry.files = len(changes)
+    if isinstance(data.get("supersedes"), str):
+        entry.supersedes = data["supersedes"]
     return entry
 
 
@@ -274,6 +285,9 @@ def fill(entry: Entry, report: ProposalReport) -> Entry:
     entry.status = report.status
     decided = [e for e in subject.events if e.event == report.status] if subject else []
     entry.event = decided[0] if decided else None
+    entry.supersedes = m.supersedes if m else None
+    trusted = subject.committed_events if subject and not subject.committed_event_problems else []
+    entry.requested = changes_requested(trusted)
     return entry
 
 

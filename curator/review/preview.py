@@ -1,4 +1,4 @@
-"""``e``: the proposed post-image of one file, whole and read-only.
+"""``v``: the proposed post-image of one file, whole and read-only.
 
 Shown in the UI rather than in ``$PAGER``: a pager set to pass escapes through
 (``less -R``, a common setting) would let a proposal's bytes drive the
@@ -33,7 +33,7 @@ class PreviewScreen(ModalScreen[None]):
     }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,e", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,v", "close", "Close")]
 
     def __init__(self, path: str, content: str | None, note: str = "") -> None:
         super().__init__()

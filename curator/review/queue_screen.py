@@ -31,6 +31,7 @@ from curator.review.help import HelpScreen
 from curator.review.loading import QueueLoading, wait_for
 from curator.review.preview import PreviewScreen
 from curator.review.queue_table import QueueTable
+from curator.review.revising import Revising
 from curator.review.status_line import StatusLine
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ This screen fills in as soon as one is there: press d to see decided proposals, 
 STORED_FIRST = 40
 
 
-class QueueScreen(QueueLoading, Decisions):
+class QueueScreen(QueueLoading, Decisions, Revising):
     DEFAULT_CSS = """
     QueueScreen #queue {
         height: 35%;
@@ -95,14 +96,19 @@ class QueueScreen(QueueLoading, Decisions):
         Binding("n", "jump(True)", "Next hunk"),
         Binding("p", "jump(False)", "Prev", show=False),
         Binding("slash", "filter", "Filter"),
-        Binding("e", "preview", "View file"),
+        Binding("space", "toggle_hunk", "Keep"),
+        Binding("e", "edit", "Edit"),
+        Binding("c", "request_changes", "Changes"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "app.quit", "Quit"),
         Binding("j", "move(1)", "Down", show=False),
         Binding("k", "move(-1)", "Up", show=False),
         Binding("d", "toggle_decided", "Decided", show=False),
         Binding("o", "sort", "Sort", show=False),
-        Binding("space,pagedown", "page(1)", "Page down", show=False),
+        Binding("f", "toggle_file", "Keep file", show=False),
+        Binding("v", "preview", "View file", show=False),
+        Binding("i", "against", "Against previous revision", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
         Binding("pageup", "page(-1)", "Page up", show=False),
         Binding("escape", "clear_filter", "Clear filter", show=False),
     ]
@@ -125,6 +131,7 @@ class QueueScreen(QueueLoading, Decisions):
         self.first_frame = threading.Event()
         """Set after the first frame of the listed queue is on the screen (not merely rendered)."""
         self._enabled: tuple[bool | None, ...] = ()
+        self.init_revising()
 
     @property
     def review(self) -> ReviewApp:
@@ -272,9 +279,14 @@ class QueueScreen(QueueLoading, Decisions):
     def _show(self, entry: Entry | None) -> None:
         checking = entry is not None and entry.id in self.checking
         self.query_one(DetailPane).show(entry)
-        self.query_one(StatusLine).show(entry, checking)
+        self.query_one(StatusLine).show(entry, checking, self.marks_line(entry))
         diff = self.diff
-        if entry is None:
+        if self.against is not None and (entry is None or entry.id != self.against):
+            self.against = None
+            diff.border_title = "Changes"
+        if self.against is not None:
+            pass  # the diff against the superseded revision stays until i is pressed again
+        elif entry is None:
             diff.show(None, "No proposal selected.")
         elif entry.gone:
             diff.show(None, "The proposal's folder is gone.")
@@ -284,8 +296,12 @@ class QueueScreen(QueueLoading, Decisions):
                 diff.show(model, of=entry.id)
         else:
             diff.show(None, "Checking…")
+        if self.against is None:
+            self.refresh_marks(entry)
+        self.show_against_first(entry)
         # The footer is rebuilt on every refresh of the bindings: only when a key changed.
-        enabled = tuple(self.check_action(a, ()) for a in ("apply", "reject", "rebase", "preview"))
+        keys = ("apply", "reject", "rebase", "preview", "toggle_hunk", "edit", "request_changes")
+        enabled = tuple(self.check_action(a, ()) for a in keys)
         if enabled != self._enabled:
             self._enabled = enabled
             self.refresh_bindings()
@@ -296,15 +312,22 @@ class QueueScreen(QueueLoading, Decisions):
         entry = self.current()
         if action == "apply":
             # Never on a result older than the pre-flight that is running now.
-            ok = entry is not None and entry.apply_blocker is None and entry.id not in self.checking
-            return True if ok else None
+            if entry is None or entry.id in self.checking:
+                return None
+            # Hunks kept of a conflicting proposal may apply: their revision is judged on its own.
+            return True if entry.apply_blocker is None or self.marked(entry) is not None else None
         if action == "reject":
             return True if entry is not None and entry.status == "pending" and not entry.gone else None
         if action == "rebase":
             ok = entry is not None and entry.rebase_blocker is None and entry.id not in self.checking
             return True if ok else None
-        if action in ("preview", "split", "jump"):
+        if action in ("preview", "split", "jump", "against"):
             return True if entry is not None else None
+        if action in ("toggle_hunk", "toggle_file", "edit"):
+            ok = entry is not None and entry.status == "pending" and not entry.gone and entry.report is not None
+            return True if ok and self.against is None else None
+        if action == "request_changes":
+            return True if entry is not None and entry.status == "pending" and not entry.gone else None
         return True
 
     def action_move(self, step: int) -> None:

@@ -12,6 +12,7 @@ from textual.strip import Strip
 from textual.widgets import DataTable
 
 from curator import clock
+from curator.proposals import revision
 from curator.review.entries import CHECKING, Entry
 
 COLUMNS = (
@@ -117,6 +118,30 @@ class QueueTable(DataTable[Text]):
         shown.sort(key=lambda e: _sort_value(e, self.sort_column), reverse=self.sort_reverse)
         return shown
 
+    def _chains(self) -> None:
+        """Each entry's place in its revision chain (v1 → v2), from what every manifest supersedes."""
+        revised = {e.id: e.supersedes for e in self.entries.values()}
+        if not any(revised.values()):
+            for e in self.entries.values():
+                e.version, e.chain = 1, []
+            return
+        links = revision.chains(revised)
+        newer = {link.supersedes: link.id for link in links.values() if link.supersedes}
+        for e in self.entries.values():
+            link = links.get(e.id)
+            e.version = link.version if link else 1
+            chain = revision.chain_of(e.id, links, newer)
+            e.chain = chain if len(chain) > 1 else []
+
+    def _title(self, e: Entry) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if e.chain:
+            text.append(f"v{e.version} ", style="bold magenta")
+        if e.requested is not None and e.status == "pending":
+            text.append("↩ ", style="bold yellow")
+        text.append(e.title or e.id)
+        return text
+
     def _cells(self, e: Entry) -> list[Text]:
         verdict = Text(e.verdict, style=_VERDICT_STYLE.get(e.verdict, ""))
         if e.status != "pending":
@@ -124,7 +149,7 @@ class QueueTable(DataTable[Text]):
         if e.gone:
             verdict = Text("gone", style="grey50")
         return [
-            Text(e.title or e.id, no_wrap=True, overflow="ellipsis"),
+            self._title(e),
             Text(e.author, no_wrap=True, overflow="ellipsis"),
             Text(e.age(self.now), justify="right"),
             verdict,
@@ -139,6 +164,7 @@ class QueueTable(DataTable[Text]):
         measures every cell it is given, and a queue of 500 should not wait for that."""
         keep = keep if keep is not None else self._chosen
         self._generation += 1
+        self._chains()
         self.clear(columns=True)
         self._add_columns()
         rows = self.visible_entries()
@@ -172,6 +198,12 @@ class QueueTable(DataTable[Text]):
     def update_entry(self, entry: Entry) -> None:
         """Refresh one proposal's row in place (the validator finished, or it was decided)."""
         self.entries[entry.id] = entry
+        if entry.supersedes or entry.chain:  # only a revision's report can change a chain
+            self._chains()
+            # A revision's report names what it supersedes: every row of the chain shows it.
+            for other in (entry.supersedes, *entry.chain):
+                if other and other != entry.id and other in self.rows and other in self.entries:
+                    self.update_cell(other, "title", self._title(self.entries[other]))
         if entry.id not in self.rows:
             return
         for (key, _label), cell in zip(COLUMNS, self._cells(entry), strict=True):

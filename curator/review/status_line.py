@@ -9,7 +9,7 @@ from curator.diffview.visible import visible
 from curator.review.entries import Entry
 
 
-def explain(entry: Entry | None, checking: bool) -> Text:
+def explain(entry: Entry | None, checking: bool, marks: str = "") -> Text:
     if entry is None:
         return Text("")
     if entry.gone:
@@ -22,6 +22,14 @@ def explain(entry: Entry | None, checking: bool) -> Text:
         return Text("Pre-flight: the validator and the drift check are running…", style="italic grey62")
     text = Text()
     blocker = entry.apply_blocker
+    if marks:
+        text.append(marks, style="bold yellow")
+        text.append(" (space and f mark and unmark).")
+        return text
+    if entry.requested is not None and blocker is None:
+        text.append("Changes requested", style="bold yellow")
+        text.append(f" by {visible(entry.requested.by)}; waiting for a revision. a still applies it.")
+        return text
     if blocker is None:
         text.append("Valid", style="bold green")
         text.append(
@@ -49,5 +57,5 @@ class StatusLine(Static):
     }
     """
 
-    def show(self, entry: Entry | None, checking: bool = False) -> None:
-        self.update(explain(entry, checking))
+    def show(self, entry: Entry | None, checking: bool = False, marks: str = "") -> None:
+        self.update(explain(entry, checking, marks))

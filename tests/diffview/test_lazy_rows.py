@@ -46,10 +46,11 @@ def _eager(hunks: list[Hunk], pre: str | None, first: int) -> list[Row]:
         return regions_mod.marker_on(raw, PRODUCERS) is not None
 
     rows: list[Row] = []
-    for h in hunks:
+    for number, h in enumerate(hunks, start=1):
         old_no = h.old_start if h.old_len else h.old_start + 1
         new_no = h.new_start if h.new_len else h.new_start + 1
-        rows.append(Row(HUNK, f"@@ -{h.old_start},{h.old_len} +{h.new_start},{h.new_len} @@"))
+        counted = f"  hunk {number} of {len(hunks)}" if len(hunks) > 1 else ""
+        rows.append(Row(HUNK, f"@@ -{h.old_start},{h.old_len} +{h.new_start},{h.new_len} @@{counted}"))
         dels: list[int] = []
         adds: list[int] = []
 

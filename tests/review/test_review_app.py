@@ -201,7 +201,7 @@ def test_keys_filter_split_jump_preview_and_help(vault: GitVault) -> None:
         rows = s.diff.row_count
         await pilot.press("s")
         assert s.diff.split and s.diff.row_count == rows - 1  # the replaced line sits beside its replacement
-        await pilot.press("e")
+        await pilot.press("v")
         await until(pilot, lambda: isinstance(pilot.app.screen, PreviewScreen), "the preview")
         await pilot.press("escape", "question_mark")
         await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen), "the help")

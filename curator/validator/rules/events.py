@@ -112,8 +112,8 @@ def judge(
         Finding(
             "KP001",
             where,
-            f"a {event.event} event that Curator did not commit (forged status): only `curator reject` and "
-            f"rebase record one, in a commit of their own; {undo}",
+            f"a {event.event} event that Curator did not commit (forged status): only `curator reject`, "
+            f"`curator request-changes` and revisions record one, in a commit of their own; {undo}",
         )
     )
     return None, findings
