@@ -18,7 +18,9 @@ from curator.errors import IndexError_
 from curator.vault.globs import matches
 
 BUSY_TIMEOUT_MS = 10_000
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: tags keep their spelling and hold the body's ``#tags``; passages carry their body's
+boilerplate hash and a table counts the notes each is repeated in."""
 VAULT = "vault"
 CITE_RANK = 5
 """The doc_keys rank of a source item's citation keys: only ``cite`` links (``@key``) match
@@ -99,7 +101,7 @@ def create_schema(conn: apsw.Connection, *, tokenizer: str, dims: int) -> None:
                 UNIQUE (source, path)
             );
             CREATE INDEX documents_kp ON documents(kp_id);
-            CREATE TABLE tags (doc_id INTEGER NOT NULL, tag TEXT NOT NULL);
+            CREATE TABLE tags (doc_id INTEGER NOT NULL, tag TEXT NOT NULL, spelling TEXT NOT NULL);
             CREATE INDEX tags_tag ON tags(tag);
             CREATE INDEX tags_doc ON tags(doc_id);
             CREATE TABLE passages (

@@ -176,9 +176,11 @@ class Writer:
         c.executemany("INSERT INTO passages_fts(rowid, breadcrumb, body, extra) VALUES (?, ?, ?, ?)", fts)
         if vecs:
             c.executemany("INSERT INTO passages_vec(rowid, embedding) VALUES (?, ?)", vecs)
+        spelt: dict[str, str] = {}
+        for t in doc.tags:
+            spelt.setdefault(t.casefold(), t)
         c.executemany(
-            "INSERT INTO tags(doc_id, tag) VALUES (?, ?)",
-            [(doc_id, t) for t in dict.fromkeys(t.casefold() for t in doc.tags)],
+            "INSERT INTO tags(doc_id, tag, spelling) VALUES (?, ?, ?)", [(doc_id, t, s) for t, s in spelt.items()]
         )
         c.executemany(
             "INSERT INTO doc_keys(key, rank, doc_id) VALUES (?, ?, ?)",
