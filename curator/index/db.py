@@ -114,7 +114,8 @@ def create_schema(conn: apsw.Connection, *, tokenizer: str, dims: int) -> None:
                 text TEXT NOT NULL,
                 hash TEXT NOT NULL,
                 vec INTEGER NOT NULL DEFAULT 0,
-                note TEXT
+                note TEXT,
+                body_hash TEXT
             );
             CREATE INDEX passages_doc ON passages(doc_id);
             CREATE INDEX passages_pending ON passages(vec) WHERE vec = 0;
@@ -132,6 +133,7 @@ def create_schema(conn: apsw.Connection, *, tokenizer: str, dims: int) -> None:
             CREATE INDEX links_dst ON links(dst);
             CREATE TABLE skips (path TEXT PRIMARY KEY, reason TEXT NOT NULL,
                                 size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL);
+            CREATE TABLE boilerplate (body_hash TEXT PRIMARY KEY, notes INTEGER NOT NULL);
             """
         )
         ensure_derived(conn)

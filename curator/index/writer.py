@@ -12,6 +12,7 @@ from typing import Any
 import apsw
 
 from curator.index import db, sightings
+from curator.index.boilerplate import body_hash
 from curator.index.db import CITE_RANK, VAULT, VEC_DONE, VEC_NONE, VEC_PENDING, get_json, has_table, set_json
 from curator.index.normalise import fts_row
 
@@ -166,11 +167,11 @@ class Writer:
                 vec = VEC_DONE if h in reuse else VEC_PENDING
                 if vec == VEC_DONE:
                     vecs.append((pid, reuse[h]))
-            rows.append((pid, doc_id, seq, start, end, crumb, text, h, vec))
+            rows.append((pid, doc_id, seq, start, end, crumb, text, h, vec, body_hash(text)))
             fts.append((pid, *columns[n]))
         c.executemany(
-            "INSERT INTO passages(id, doc_id, seq, start_line, end_line, breadcrumb, text, hash, vec) "
-            "VALUES (?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO passages(id, doc_id, seq, start_line, end_line, breadcrumb, text, hash, vec, body_hash) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?)",
             rows,
         )
         c.executemany("INSERT INTO passages_fts(rowid, breadcrumb, body, extra) VALUES (?, ?, ?, ?)", fts)

@@ -149,7 +149,10 @@ def test_an_epoch_from_before_inline_tags_is_rebuilt_with_them(tagged: GitVault,
     del fp["schema"]  # as an older Curator wrote it, whose tags were the frontmatter's only
     with conn:
         conn.execute("UPDATE meta SET value = ? WHERE key = 'fingerprint'", (json.dumps(fp, sort_keys=True),))
-        conn.execute("DELETE FROM tags WHERE tag != 'gardening' OR doc_id != (SELECT id FROM documents WHERE path = ?)", ("garden/seeds.md",))
+        conn.execute(
+            "DELETE FROM tags WHERE tag != 'gardening' OR doc_id != (SELECT id FROM documents WHERE path = ?)",
+            ("garden/seeds.md",),
+        )
     conn.close()
     r = cli("--vault", tagged.root, "--json", "index")
     assert r.code == 0 and "built by an older Curator (schema v1); built a new epoch" in r.out, r
