@@ -40,6 +40,8 @@ class DocInput:
     """(line, kind, target, heading) for links to notes."""
     hashes: list[str] = field(default_factory=list)
     """Each passage's content hash (worked out with the passages when empty)."""
+    body_hashes: list[str | None] = field(default_factory=list)
+    """Each passage's boilerplate hash (``index.boilerplate``; worked out by the writer when empty)."""
     fts: list[tuple[str, str, str]] = field(default_factory=list)
     """Each passage's FTS columns (breadcrumb, body, extra), worked out by the writer when empty."""
     language: str = "en"
@@ -125,6 +127,7 @@ class Writer:
         c = self.conn
         texts = [f"{crumb}\n{text}" for _seq, _start, _end, crumb, text in doc.passages]
         hashes = doc.hashes or [text_hash(t) for t in texts]
+        bodies = doc.body_hashes or [body_hash(text) for _s, _a, _b, _crumb, text in doc.passages]
         columns = doc.fts or [fts_row(crumb, text, doc.language, self.mode) for _s, _a, _b, crumb, text in doc.passages]
         self.languages.add(doc.language)
         reused = sum(1 for h in hashes if h in reuse) if self.vectors else 0
@@ -160,14 +163,14 @@ class Writer:
         first = self.next_id
         self.next_id += len(doc.passages)
         rows, fts, vecs = [], [], []
-        for n, ((seq, start, end, crumb, text), h) in enumerate(zip(doc.passages, hashes, strict=True)):
+        for n, ((seq, start, end, crumb, text), h, body) in enumerate(zip(doc.passages, hashes, bodies, strict=True)):
             pid = first + n
             vec = VEC_NONE
             if self.vectors:
                 vec = VEC_DONE if h in reuse else VEC_PENDING
                 if vec == VEC_DONE:
                     vecs.append((pid, reuse[h]))
-            rows.append((pid, doc_id, seq, start, end, crumb, text, h, vec, body_hash(text)))
+            rows.append((pid, doc_id, seq, start, end, crumb, text, h, vec, body))
             fts.append((pid, *columns[n]))
         c.executemany(
             "INSERT INTO passages(id, doc_id, seq, start_line, end_line, breadcrumb, text, hash, vec, body_hash) "

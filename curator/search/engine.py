@@ -100,7 +100,6 @@ class Searcher:
         fp = db.get_json(conn, "fingerprint")
         self.spec = embedders.from_fingerprint(fp["embedder"], base_url)
         self.has_vectors = db.has_vectors(conn) and self.spec.provider != "none"
-        self.has_boilerplate = boilerplate_index.any_in(conn)
         self._embedder: embedders.Embedder | None = None
 
     def embed_query(self, text: str) -> bytes:
@@ -151,8 +150,10 @@ class Searcher:
             raise UsageError(f"--mode must be one of {', '.join(MODES)}")
         filters = filters or Filters()
         # One leg needs no more than k (the floor only looks at the best); fusion needs depth.
+        # Asked each time: a long-lived searcher (the MCP server's) sees what a reconcile counted.
+        crowded = boilerplate_index.any_in(self.conn)
         # Copies of a boilerplate passage leave a leg's list but one: a single leg reads further.
-        depth = depth or ((4 * k if self.has_boilerplate else k) if mode != "hybrid" and not links else max(100, 5 * k))
+        depth = depth or ((4 * k if crowded else k) if mode != "hybrid" and not links else max(100, 5 * k))
         result = Result(query, mode, self.epoch, [])
         if (filters.since or filters.until) and not reading.dated_documents(self.conn):
             result.warnings.append(
@@ -177,7 +178,8 @@ class Searcher:
                     if mode == "vector":
                         ran.append(legs_mod.lexical(self.conn, query, filters, depth))
                     result.mode = "lexical"
-        boilerplate.damp(self.conn, ran)
+        if crowded:
+            boilerplate.damp(self.conn, ran)
         fused = rrf(ran)
         if links:
             seeds = [pid for pid, _ in fused[: max(5, k)]]
