@@ -9,6 +9,7 @@ character that is not a digit (``#1984`` is not a tag, ``#y1984`` is). Not tags:
 - Obsidian ``%% comments %%`` and ``<!-- HTML comments -->`` (neither is shown in the note);
 - a heading's marker (``# Title``: the ``#`` is followed by a space), though a tag written in a
   heading's text is one;
+- a link reference definition's target (``[1]: #part``);
 - a ``#`` inside a word or a link (``page#part``, ``https://x.org/a#b``, ``[[Note#Heading]]``,
   ``[x](#part)``, ``&#38;``, ``\\#escaped``): none follows white space.
 
@@ -24,6 +25,7 @@ from curator.vault.markdown import INLINE_CODE_RE, code_flags, has_comments, str
 
 TAG_RE = re.compile(r"(?<!\S)#([\w/-]+)")
 """A candidate: ``#`` after white space (or at the start), then the characters a tag may hold."""
+LINK_DEFINITION_RE = re.compile(r"[ ]{0,3}\[[^\]\n]+\]:\s")
 
 
 def _accept(raw: str) -> str | None:
@@ -44,7 +46,7 @@ def inline_tags(body: str) -> list[str]:
         lines = strip_comments(lines, code)
     found: dict[str, str] = {}
     for line, in_code in zip(lines, code, strict=True):
-        if in_code or "#" not in line:
+        if in_code or "#" not in line or (line.lstrip().startswith("[") and LINK_DEFINITION_RE.match(line)):
             continue
         if "`" in line:
             line = INLINE_CODE_RE.sub(lambda m: " " * len(m.group(0)), line)

@@ -29,6 +29,7 @@ def test_tags_in_the_text_count_and_look_alikes_do_not() -> None:
             "#incode",
             "```",
             "%% #hidden %% and <!-- #alsohidden -->",
+            "[02]: #a-link-definition",
             "#start-of-line #Gardening trailing #slash/",
         ]
     )
