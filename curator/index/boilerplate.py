@@ -23,7 +23,7 @@ times over on purpose, while a footer or a template's section is in every note i
 MIN_CHARS = 24
 """Normalised bodies shorter than this are never boilerplate (a heading alone, a stray line)."""
 
-_MD_LINK = re.compile(r"\]\([^)\n]*\)")
+_MD_LINK = re.compile(r"\]\([^()\n]*\)")  # no "(" inside: linear on a line of "[a]("
 _URL = re.compile(r"(?:https?|ftp|file)://\S+|mailto:\S+")
 _MARKS = re.compile(r"[!-/:-@\[-`{-~0-9]+")
 """ASCII punctuation and digits. Unicode classes (``[\\W\\d_]``) cost twice as much a passage, and
