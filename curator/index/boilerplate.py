@@ -1,9 +1,9 @@
 """Boilerplate: a passage repeated nearly word for word across many notes (a footer, a template's
 section), found when the index is written so that search can keep it from crowding results.
 
-Each passage's body is normalised (link targets and URLs dropped, case folded, ASCII digits
-and punctuation read as spaces, white space collapsed) and hashed; a body too short to say anything
-(under ``MIN_CHARS`` once normalised: an empty section, ``## See also``) is given no hash.
+Each passage's body is normalised (link targets and URLs dropped, case folded, ASCII marks,
+digits and white space left out) and hashed; a body too short to say anything (under
+``MIN_CHARS`` bytes once normalised: an empty section, ``## See also``) is given no hash.
 A hash that ``MIN_NOTES`` or more documents share is boilerplate; the ``boilerplate`` table
 holds those hashes with how many documents repeat each, worked out again after every
 reconcile that wrote something. What search does with them is ``curator.search.boilerplate``'s.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import string
 from collections.abc import Iterable
 
 import apsw
@@ -21,24 +22,25 @@ MIN_NOTES = 5
 """A body repeated in this many documents is boilerplate: nobody writes one paragraph five
 times over on purpose, while a footer or a template's section is in every note it was put in."""
 MIN_CHARS = 24
-"""Normalised bodies shorter than this are never boilerplate (a heading alone, a stray line)."""
+"""Normalised bodies shorter than this (in UTF-8 bytes) are never boilerplate (a heading alone,
+a stray line)."""
 
 _MD_LINK = re.compile(r"\]\([^()\n]*\)")  # no "(" inside: linear on a line of "[a]("
 _URL = re.compile(r"(?:https?|ftp|file)://\S+|mailto:\S+")
-_MARKS = re.compile(r"[!-/:-@\[-`{-~0-9]+")
-"""ASCII punctuation and digits. Unicode classes (``[\\W\\d_]``) cost twice as much a passage, and
-copies of one footer share their other marks anyway."""
+_DROP = (string.punctuation + string.digits + string.whitespace).encode("ascii")
+"""Left out of the hashed bytes: ASCII marks, digits and white space. Deleting bytes costs a
+quarter of what a regular expression over the text does (60,000 passages: 0.25 s, not 1 s)."""
 
 
-def normalised(text: str) -> str:
-    """What two copies of a footer have in common though each links its own page or bears its
-    own date."""
+def normalised(text: str) -> bytes:
+    """What two copies of a footer have in common though each links its own page, bears its
+    own date or wraps its lines its own way: the letters, case folded."""
     text = text.casefold()
     if "](" in text:
         text = _MD_LINK.sub(" ", text)
     if "://" in text or "mailto:" in text:
         text = _URL.sub(" ", text)
-    return " ".join(_MARKS.sub(" ", text).split())
+    return text.encode("utf-8").translate(None, _DROP)
 
 
 def body_hash(text: str) -> str | None:
@@ -46,7 +48,7 @@ def body_hash(text: str) -> str | None:
     norm = normalised(text)
     if len(norm) < MIN_CHARS:
         return None
-    return hashlib.sha1(norm.encode("utf-8")).hexdigest()[:20]
+    return hashlib.sha1(norm).hexdigest()[:20]
 
 
 def ensure(conn: apsw.Connection) -> None:
