@@ -18,7 +18,9 @@ from curator.errors import IndexError_
 from curator.vault.globs import compile_glob
 
 BUSY_TIMEOUT_MS = 10_000
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: tags keep their spelling and hold the body's ``#tags``; passages carry their body's
+boilerplate hash and a table counts the notes each is repeated in."""
 VAULT = "vault"
 CITE_RANK = 5
 """The doc_keys rank of a source item's citation keys: only ``cite`` links (``@key``) match
@@ -99,7 +101,7 @@ def create_schema(conn: apsw.Connection, *, tokenizer: str, dims: int) -> None:
                 UNIQUE (source, path)
             );
             CREATE INDEX documents_kp ON documents(kp_id);
-            CREATE TABLE tags (doc_id INTEGER NOT NULL, tag TEXT NOT NULL);
+            CREATE TABLE tags (doc_id INTEGER NOT NULL, tag TEXT NOT NULL, spelling TEXT NOT NULL);
             CREATE INDEX tags_tag ON tags(tag);
             CREATE INDEX tags_doc ON tags(doc_id);
             CREATE TABLE passages (
@@ -112,7 +114,8 @@ def create_schema(conn: apsw.Connection, *, tokenizer: str, dims: int) -> None:
                 text TEXT NOT NULL,
                 hash TEXT NOT NULL,
                 vec INTEGER NOT NULL DEFAULT 0,
-                note TEXT
+                note TEXT,
+                body_hash TEXT
             );
             CREATE INDEX passages_doc ON passages(doc_id);
             CREATE INDEX passages_pending ON passages(vec) WHERE vec = 0;
@@ -130,6 +133,7 @@ def create_schema(conn: apsw.Connection, *, tokenizer: str, dims: int) -> None:
             CREATE INDEX links_dst ON links(dst);
             CREATE TABLE skips (path TEXT PRIMARY KEY, reason TEXT NOT NULL,
                                 size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL);
+            CREATE TABLE boilerplate (body_hash TEXT PRIMARY KEY, notes INTEGER NOT NULL);
             """
         )
         ensure_derived(conn)

@@ -17,6 +17,7 @@ from typing import Any
 
 from curator import faults
 from curator.cores import threads
+from curator.index.boilerplate import body_hash
 from curator.index.chunker import chunk
 from curator.index.db import VAULT
 from curator.index.language import of_note
@@ -73,6 +74,7 @@ def from_note(path: str, raw: bytes, size: int, mtime_ns: int, settings: Setting
         aliases=note.aliases,
         links=links,
         hashes=[text_hash(t) for t in texts],
+        body_hashes=[body_hash(p.text) for p in passages],
         fts=[fts_row(p.breadcrumb, p.text, language, mode) for p in passages],
         language=language,
     )

@@ -27,6 +27,7 @@ from curator.errors import IndexError_, IndexUnwritable
 from curator.fsutil import fsync_dir, write_atomic
 from curator.index import db
 from curator.index.chunker import CHUNKER_VERSION
+from curator.index.db import SCHEMA_VERSION
 from curator.index.normalise import NORMALISATION_VERSION
 from curator.pids import alive
 from curator.vault.identity import new_ulid
@@ -40,6 +41,7 @@ def fingerprint(spec: EmbedderSpec, mode: str) -> dict[str, Any]:
         "embedder": spec.fingerprint(),
         "chunker": CHUNKER_VERSION,
         "normalisation": {"version": NORMALISATION_VERSION, "mode": mode},
+        "schema": SCHEMA_VERSION,
     }
 
 
@@ -230,7 +232,7 @@ def open_checked(ep: Epoch) -> apsw.Connection:
 
 
 def outdated(fp: dict[str, object]) -> str | None:
-    """What in ``fp`` an older Curator wrote (chunker or normalisation version), or None.
+    """What in ``fp`` an older Curator wrote (chunker, normalisation or schema version), or None.
 
     Passages chunked or tokenised the old way must never sit beside new ones in one
     epoch: such an epoch is rebuilt, not written to."""
@@ -240,6 +242,8 @@ def outdated(fp: dict[str, object]) -> str | None:
         old.append(f"chunker v{fp.get('chunker')}")
     if not isinstance(norm, dict) or norm.get("version") != NORMALISATION_VERSION:
         old.append(f"normalisation v{norm.get('version') if isinstance(norm, dict) else '?'}")
+    if fp.get("schema", 1) != SCHEMA_VERSION:
+        old.append(f"schema v{fp.get('schema', 1)}")
     return ", ".join(old) or None
 
 

@@ -63,8 +63,11 @@ def condition(f: FilterSpec | None) -> tuple[str, list[object]]:
     where: list[str] = []
     params: list[object] = []
     for tag in f.tags:
-        where.append("d.id IN (SELECT doc_id FROM tags WHERE tag = ?)")
-        params.append(tag.lstrip("#").casefold())
+        # A nested tag sits under its parent, as in Obsidian: ``area`` finds ``area/topic``
+        # too. Tags under ``area`` sort between ``area/`` and ``area0`` ('0' follows '/').
+        want = tag.lstrip("#").strip("/").casefold()
+        where.append("d.id IN (SELECT doc_id FROM tags WHERE tag = ? OR (tag > ? AND tag < ?))")
+        params += [want, want + "/", want + "0"]
     if f.path:
         where.append("kp_glob_shown(?, d.path)" if f.path_as_shown else "kp_glob(?, d.path)")
         params.append(f.path)

@@ -18,7 +18,6 @@ import apsw
 
 from curator.index import db
 from curator.index.db import VAULT, VEC_DONE, VEC_PENDING, VEC_REJECTED, VEC_SECRET
-from curator.vault.note import tags_of
 
 
 @dataclass(frozen=True)
@@ -315,16 +314,13 @@ def tag_spellings(conn: apsw.Connection, tags: list[str]) -> dict[str, list[str]
     wanted = sorted(set(tags))
     marks = ", ".join("?" * len(wanted))
     rows = conn.execute(
-        "SELECT DISTINCT d.meta -> '$.tags', d.meta -> '$.tag' FROM documents d WHERE d.source = ? AND d.id IN "
-        f"(SELECT doc_id FROM tags WHERE tag IN ({marks}))",
+        "SELECT DISTINCT t.tag, t.spelling FROM tags t JOIN documents d ON d.id = t.doc_id "
+        f"WHERE d.source = ? AND t.tag IN ({marks})",
         (VAULT, *wanted),
     )
     found: dict[str, set[str]] = {t: set() for t in wanted}
-    for many, one in rows:
-        meta = {"tags": json.loads(many) if many else None, "tag": json.loads(one) if one else None}
-        for tag in tags_of(meta):
-            if tag.casefold() in found:
-                found[tag.casefold()].add(tag)
+    for tag, spelling in rows:
+        found[str(tag)].add(str(spelling))
     return {t: sorted(s) for t, s in found.items()}
 
 

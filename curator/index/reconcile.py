@@ -112,6 +112,10 @@ def _sources(
 
 def _finish(conn: apsw.Connection, ep: epochs.Epoch, report: Report, started: float) -> None:
     wrote = not report.fast or report.embed.embedded or report.embed.withheld or report.embed.rejected
+    if not report.fast or (report.sources is not None and report.sources.wrote):
+        from curator.index import boilerplate
+
+        boilerplate.refresh(conn)  # which passages many documents repeat, now that documents changed
     if wrote:
         with conn:
             db.set_meta(conn, "last_reconcile", clock.iso())

@@ -12,6 +12,7 @@ from typing import Any
 import apsw
 
 from curator.index import db, sightings
+from curator.index.boilerplate import body_hash
 from curator.index.db import CITE_RANK, VAULT, VEC_DONE, VEC_NONE, VEC_PENDING, get_json, has_table, set_json
 from curator.index.normalise import fts_row
 
@@ -39,6 +40,8 @@ class DocInput:
     """(line, kind, target, heading) for links to notes."""
     hashes: list[str] = field(default_factory=list)
     """Each passage's content hash (worked out with the passages when empty)."""
+    body_hashes: list[str | None] = field(default_factory=list)
+    """Each passage's boilerplate hash (``index.boilerplate``; worked out by the writer when empty)."""
     fts: list[tuple[str, str, str]] = field(default_factory=list)
     """Each passage's FTS columns (breadcrumb, body, extra), worked out by the writer when empty."""
     language: str = "en"
@@ -124,6 +127,7 @@ class Writer:
         c = self.conn
         texts = [f"{crumb}\n{text}" for _seq, _start, _end, crumb, text in doc.passages]
         hashes = doc.hashes or [text_hash(t) for t in texts]
+        bodies = doc.body_hashes or [body_hash(text) for _s, _a, _b, _crumb, text in doc.passages]
         columns = doc.fts or [fts_row(crumb, text, doc.language, self.mode) for _s, _a, _b, crumb, text in doc.passages]
         self.languages.add(doc.language)
         reused = sum(1 for h in hashes if h in reuse) if self.vectors else 0
@@ -159,26 +163,28 @@ class Writer:
         first = self.next_id
         self.next_id += len(doc.passages)
         rows, fts, vecs = [], [], []
-        for n, ((seq, start, end, crumb, text), h) in enumerate(zip(doc.passages, hashes, strict=True)):
+        for n, ((seq, start, end, crumb, text), h, body) in enumerate(zip(doc.passages, hashes, bodies, strict=True)):
             pid = first + n
             vec = VEC_NONE
             if self.vectors:
                 vec = VEC_DONE if h in reuse else VEC_PENDING
                 if vec == VEC_DONE:
                     vecs.append((pid, reuse[h]))
-            rows.append((pid, doc_id, seq, start, end, crumb, text, h, vec))
+            rows.append((pid, doc_id, seq, start, end, crumb, text, h, vec, body))
             fts.append((pid, *columns[n]))
         c.executemany(
-            "INSERT INTO passages(id, doc_id, seq, start_line, end_line, breadcrumb, text, hash, vec) "
-            "VALUES (?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO passages(id, doc_id, seq, start_line, end_line, breadcrumb, text, hash, vec, body_hash) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?)",
             rows,
         )
         c.executemany("INSERT INTO passages_fts(rowid, breadcrumb, body, extra) VALUES (?, ?, ?, ?)", fts)
         if vecs:
             c.executemany("INSERT INTO passages_vec(rowid, embedding) VALUES (?, ?)", vecs)
+        spelt: dict[str, str] = {}
+        for t in doc.tags:
+            spelt.setdefault(t.casefold(), t)
         c.executemany(
-            "INSERT INTO tags(doc_id, tag) VALUES (?, ?)",
-            [(doc_id, t) for t in dict.fromkeys(t.casefold() for t in doc.tags)],
+            "INSERT INTO tags(doc_id, tag, spelling) VALUES (?, ?, ?)", [(doc_id, t, s) for t, s in spelt.items()]
         )
         c.executemany(
             "INSERT INTO doc_keys(key, rank, doc_id) VALUES (?, ?, ?)",

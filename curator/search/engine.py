@@ -10,8 +10,10 @@ import apsw
 from curator.embedders import all_embedders
 from curator.embedders import base as embedders
 from curator.errors import EmbedderError, UsageError
+from curator.index import boilerplate as boilerplate_index
 from curator.index import db, reading
 from curator.leaks import find_secrets
+from curator.search import boilerplate
 from curator.search import legs as legs_mod
 from curator.search.filters import Filters, Leg
 from curator.search.fuse import cosine, keep_agreement, mmr, rrf
@@ -148,7 +150,10 @@ class Searcher:
             raise UsageError(f"--mode must be one of {', '.join(MODES)}")
         filters = filters or Filters()
         # One leg needs no more than k (the floor only looks at the best); fusion needs depth.
-        depth = depth or (k if mode != "hybrid" and not links else max(100, 5 * k))
+        # Asked each time: a long-lived searcher (the MCP server's) sees what a reconcile counted.
+        crowded = boilerplate_index.any_in(self.conn)
+        # Copies of a boilerplate passage leave a leg's list but one: a single leg reads further.
+        depth = depth or ((4 * k if crowded else k) if mode != "hybrid" and not links else max(100, 5 * k))
         result = Result(query, mode, self.epoch, [])
         if (filters.since or filters.until) and not reading.dated_documents(self.conn):
             result.warnings.append(
@@ -173,6 +178,8 @@ class Searcher:
                     if mode == "vector":
                         ran.append(legs_mod.lexical(self.conn, query, filters, depth))
                     result.mode = "lexical"
+        if crowded:
+            boilerplate.damp(self.conn, ran)
         fused = rrf(ran)
         if links:
             seeds = [pid for pid, _ in fused[: max(5, k)]]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import posixpath
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,6 +13,7 @@ from curator.vault import frontmatter
 from curator.vault.identity import is_valid_kp_id, why_invalid
 from curator.vault.links import display
 from curator.vault.markdown import fence_states, heading
+from curator.vault.tags import inline_tags, merged
 
 BINARY_SNIFF = 8192
 
@@ -55,9 +57,10 @@ class Note:
     def aliases(self) -> list[str]:
         return _str_list(self.meta.get("aliases") or self.meta.get("alias"))
 
-    @property
+    @functools.cached_property
     def tags(self) -> list[str]:
-        return tags_of(self.meta)
+        """The frontmatter's tags, then those written in the body (``#tag``), each once."""
+        return merged(tags_of(self.meta), inline_tags(self.body))
 
     @property
     def created(self) -> str | None:
