@@ -35,5 +35,7 @@ def run(app: App, http: bool, port: int, author: str, print_token: bool = False,
     # A missing vault, a bad config or a token that cannot be kept private is a one-line error
     # before the server starts.
     vault, settings, index_dir = app.place()
-    token, token_file = bearer.load(vault.root, new=new_token) if http else (None, None)
-    return serve(vault, settings, index_dir, http=http, port=port, author=author, token=token, token_file=token_file)
+    if not http:
+        return serve(vault, settings, index_dir, http=False, port=port, author=author)
+    token, token_file = bearer.load(vault.root, new=new_token)
+    return serve(vault, settings, index_dir, http=True, port=port, author=author, token=token, token_file=token_file)

@@ -95,7 +95,9 @@ def _private_folder(folder: str) -> bool:
         os.mkdir(folder, PRIVATE_FOLDER)
     info = os.lstat(folder)
     if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
-        raise WriteRefused(f"{folder} is not a folder (a symlink or a file); the HTTP token is kept only in a private one")
+        raise WriteRefused(
+            f"{folder} is not a folder (a symlink or a file); the HTTP token is kept only in a private one"
+        )
     if info.st_uid != os.geteuid():
         raise WriteRefused(
             f"{folder} belongs to another user (uid {info.st_uid}); the HTTP token is kept only in a folder of yours"
