@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from curator.validator.subject import ChangeView, Subject
 
 CODE = "KP011"
+IDENTITY = "kp_id"
 MAX_FIELDS = 2000
 """Frontmatter fields judged one by one in a note (a frontmatter is bounded on read; this bounds
 the walk of a deep one too)."""
@@ -42,8 +43,17 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
         if post is None:
             continue
         pre = view.pre_text if view.change.op == "modify" else None
-        yield from _in_lines(view, post, pre)
+        yield from _in_lines(view, post, pre, _identity_line(post))
         yield from _in_frontmatter(view, post, pre)
+
+
+def _identity_line(text: str) -> int | None:
+    """The 0-based line of the frontmatter's ``kp_id``: an identity, judged by KP006 (a ULID in
+    mixed case reads as random text to the scanner, and is no secret)."""
+    split = frontmatter.split(text)
+    if split.yaml is None:
+        return None
+    return _line_of(text, IDENTITY, range(1, split.body_line - 2))
 
 
 def _values(text: str, leaks_found: tuple[leaks.Leak, ...]) -> Counter[tuple[str, str]]:
@@ -51,7 +61,7 @@ def _values(text: str, leaks_found: tuple[leaks.Leak, ...]) -> Counter[tuple[str
     return Counter((k.kind, lines[k.line][k.start : k.end]) for k in leaks_found)
 
 
-def _in_lines(view: ChangeView, post: str, pre: str | None) -> Iterator[Finding]:
+def _in_lines(view: ChangeView, post: str, pre: str | None, identity: int | None) -> Iterator[Finding]:
     """One warning a line that holds a secret the pre-image did not (the whole post-image is scanned,
     so a key block added in the middle of a note is seen as one)."""
     found = leaks.scan(post)
@@ -61,6 +71,8 @@ def _in_lines(view: ChangeView, post: str, pre: str | None) -> Iterator[Finding]
     lines = post.split("\n")
     by_line: dict[int, set[str]] = {}
     for leak in found:
+        if leak.line == identity:
+            continue
         value = (leak.kind, lines[leak.line][leak.start : leak.end])
         if before[value] > 0:
             before[value] -= 1  # the same secret as before, where the note already held it
@@ -90,7 +102,7 @@ def _in_frontmatter(view: ChangeView, post: str, pre: str | None) -> Iterator[Fi
     seen_in_lines = {k.line for k in leaks.scan(post)}
     yaml_lines = range(1, split.body_line - 2)  # 0-based lines of the frontmatter's YAML
     for key, value in _fields(meta):
-        if (key, value) in old:
+        if (key, value) in old or key == IDENTITY:
             continue
         kinds = sorted({k.kind for k in leaks.scan_field(key, value)})
         if not kinds:
