@@ -56,6 +56,29 @@ def write_atomic(path: str, data: bytes, mode: int | None = None, *, within: str
         os.close(dir_fd)
 
 
+def create_exclusive(path: str, data: bytes, mode: int) -> bool:
+    """Create ``path`` holding ``data`` (with ``mode``) unless it exists; False when it did.
+
+    The bytes go to a temp file first, fsynced, then are hard-linked to ``path`` (which fails
+    if ``path`` exists): a reader never sees a partly written file, and of two callers racing
+    to create one file exactly one wins, the other reading what the winner wrote."""
+    folder = os.path.dirname(path) or "."
+    dir_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        tmp = _write_temp(dir_fd, os.path.basename(path), data, mode)
+        try:
+            os.link(tmp, os.path.basename(path), src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
+        except FileExistsError:
+            return False
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=dir_fd)
+        _fsync_quietly(dir_fd)
+        return True
+    finally:
+        os.close(dir_fd)
+
+
 def write_many(
     files: Sequence[tuple[str, bytes, int | None]],
     after_each: Callable[[int], None] | None = None,

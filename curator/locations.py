@@ -21,3 +21,21 @@ def vault_key(vault_root: str) -> str:
 
 def default_index_dir(vault_root: str) -> str:
     return os.path.join(cache_root(), vault_key(vault_root))
+
+
+def private_root() -> str:
+    """Where Curator keeps what only its user may read (the MCP server's HTTP tokens):
+    ``$XDG_RUNTIME_DIR/curator`` (a per-user tmpfs, emptied at logout), else
+    ``$XDG_STATE_HOME/curator`` (default ``~/.local/state/curator``)."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.isabs(runtime):
+        return os.path.join(runtime, "curator")
+    base = os.environ.get("XDG_STATE_HOME", "")
+    if not os.path.isabs(base):  # the XDG rule: a relative path is ignored
+        base = os.path.join(os.path.expanduser("~"), ".local", "state")
+    return os.path.join(base, "curator")
+
+
+def http_token_file(vault_root: str) -> str:
+    """The file holding the bearer token of ``curator mcp --http`` for one vault."""
+    return os.path.join(private_root(), "mcp-tokens", f"{vault_key(vault_root)}.token")

@@ -17,6 +17,10 @@ SHARED = ROOT.parent / "shared"
 def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test gets its own cache (settings cache, index) and no stray configuration."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+    runtime = tmp_path_factory.mktemp("runtime")  # the MCP server's HTTP tokens
+    runtime.chmod(0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
     for var in (
         "CURATOR_VAULT",
         "CURATOR_INDEX_DIR",

@@ -1,12 +1,27 @@
-"""``curator mcp``: the MCP server, over stdio or streamable HTTP on 127.0.0.1."""
+"""``curator mcp``: the MCP server, over stdio or streamable HTTP on 127.0.0.1.
+
+Over HTTP every request needs the vault's bearer token (``curator.mcp.bearer``);
+``--print-token`` prints it (minting it when the vault has none) without the SDK.
+"""
 
 from __future__ import annotations
 
+from curator import output
 from curator.commands.app import App
 from curator.errors import UsageError
+from curator.mcp import bearer
 
 
-def run(app: App, http: bool, port: int, author: str) -> int:
+def run(app: App, http: bool, port: int, author: str, print_token: bool = False, new_token: bool = False) -> int:
+    if print_token:
+        token, path = bearer.load(app.vault().root, new=new_token)
+        if app.json:
+            output.emit_json({"token": token, "file": path})
+        else:
+            output.line(token)
+        return 0
+    if new_token and not http:
+        raise UsageError("--new-token is for the HTTP server: curator mcp --http --new-token")
     try:
         from curator.mcp.server import serve
     except ImportError as e:
@@ -17,5 +32,10 @@ def run(app: App, http: bool, port: int, author: str) -> int:
         raise
     if not 1 <= port <= 65535:
         raise UsageError(f"--port must be between 1 and 65535, not {port}")
-    # A missing vault or a bad config is a one-line error before the server starts.
-    return serve(*app.place(), http=http, port=port, author=author)
+    # A missing vault, a bad config or a token that cannot be kept private is a one-line error
+    # before the server starts.
+    vault, settings, index_dir = app.place()
+    if not http:
+        return serve(vault, settings, index_dir, http=False, port=port, author=author)
+    token, token_file = bearer.load(vault.root, new=new_token)
+    return serve(vault, settings, index_dir, http=True, port=port, author=author, token=token, token_file=token_file)

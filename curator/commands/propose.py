@@ -7,6 +7,7 @@ from curator.commands.app import App
 from curator.errors import EXIT_FAILED, UsageError
 from curator.operations import gather as sources
 from curator.operations import recovery, stage
+from curator.validator.report import finding_line
 
 
 def run(
@@ -75,6 +76,8 @@ def run(
     if staged.ok:
         verdict = "valid, auto-applicable" if report.auto_applicable else "valid"
         output.line(f"{staged.id}: {verdict} — staged in .kp/proposals/{staged.id}/")
+        for finding in report.findings:  # warnings only: a person sees them again in review
+            output.line(finding_line(finding))
         for r in staged.restored:
             if r.restore is None:
                 output.line(f"  removed {output.safe_path(r.path)} (new note; it is in the proposal until applied)")

@@ -30,6 +30,7 @@ from curator.index.serving import reconcile_if_stale
 from curator.mcp.frame import Answer, refusal
 from curator.mcp.propose import MAX_CHANGES
 from curator.mcp.service import MAX_K, Service
+from curator.mcp.transport import serve as serve_http
 from curator.settings import Settings
 from curator.vault.discover import Vault
 from curator.vault.globs import MAX_GLOB
@@ -307,14 +308,32 @@ def build(
     return server
 
 
-def serve(vault: Vault, settings: Settings, index_dir: str, *, http: bool, port: int, author: str) -> int:
+def serve(
+    vault: Vault,
+    settings: Settings,
+    index_dir: str,
+    *,
+    http: bool,
+    port: int,
+    author: str,
+    token: str | None = None,
+    token_file: str | None = None,
+) -> int:
+    """Serve over stdio, or over HTTP on loopback with ``token`` required on every request."""
+    if http and not token:
+        raise ValueError("an HTTP server needs its bearer token")
     rec = Reconciler(vault, settings, index_dir)
     server = build(vault, settings, index_dir, author, rec)
     rec.start()
     try:
-        if http:
-            print(f"curator mcp: serving http://127.0.0.1:{port}/mcp (streamable HTTP)", file=sys.stderr, flush=True)
-            server.run("streamable-http", host="127.0.0.1", port=port)
+        if http and token:
+            print(
+                f"curator mcp: serving http://127.0.0.1:{port}/mcp (streamable HTTP); every request needs "
+                f"Authorization: Bearer <token>, the token in {token_file} (curator mcp --http --print-token)",
+                file=sys.stderr,
+                flush=True,
+            )
+            serve_http(server, port, token)
         else:
             server.run("stdio")
     finally:

@@ -79,21 +79,24 @@ def describe(entry: Entry | None) -> Text:
         if len(changes) > SHOWN:
             text.append(f" … and {len(changes) - SHOWN:,} more: n in the diff goes from file to file\n", style="grey62")
     if report.findings:
+        heading = "Findings" if not report.ok else "Warnings"
         text.append(
-            f"\nFindings ({len(report.findings):,})\n" if len(report.findings) > SHOWN else "\nFindings\n",
-            style="bold red",
+            f"\n{heading} ({len(report.findings):,})\n" if len(report.findings) > SHOWN else f"\n{heading}\n",
+            style="bold red" if not report.ok else "bold yellow",
         )
         for f in report.findings[:SHOWN]:
             where = f"{visible(f.path)}:{f.line}" if f.line else visible(f.path)
-            text.append(f" {f.code} ", style="bold red")
+            text.append(f" {f.code} ", style="bold yellow" if f.warning else "bold red")
             text.append(where, style="underline")
-            text.append(f"\n   {visible(f.message)}\n")
+            text.append(f"\n   {'warning: ' if f.warning else ''}{visible(f.message)}\n")
         if len(report.findings) > SHOWN:
             text.append(
                 f" … and {len(report.findings) - SHOWN:,} more (curator validate lists them all)\n", style="grey62"
             )
-    elif entry.status == "pending":
+    if entry.status == "pending" and report.ok:
         text.append("\nValid", style="bold green")
+        if report.findings:
+            text.append(" · with warnings: a person decides", style="yellow")
         if report.auto_applicable:
             text.append(" · auto-applicable", style="green")
         text.append("\n")

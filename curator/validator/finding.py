@@ -16,6 +16,7 @@ RULES = {
     "KP008": "frontmatter",
     "KP009": "content",
     "KP010": "not a note",
+    "KP011": "adds a secret (a warning)",
 }
 
 
@@ -27,7 +28,8 @@ class Finding:
     line: int | None = None
     warning: bool = False
     """Reported but not blocking: something already wrong before the change (KP008 for a
-    frontmatter that was invalid YAML in the committed version too)."""
+    frontmatter that was invalid YAML in the committed version too), or something a person
+    should see before deciding (KP011, a secret the change adds)."""
 
     def sort_key(self) -> tuple[str, int, str, str]:
         return (self.path, self.line or 0, self.code, self.message)

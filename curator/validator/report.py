@@ -24,7 +24,7 @@ def to_json(proposals: Sequence[ProposalReport], notes: Sequence[NoteReport]) ->
     return dumps_json(data) + "\n"
 
 
-def _finding_line(f: Finding) -> str:
+def finding_line(f: Finding) -> str:
     where = f"{f.path}:{f.line}" if f.line else f.path
     return f"  {f.code} {where}: {'warning: ' if f.warning else ''}{f.message}"
 
@@ -48,12 +48,12 @@ def to_text(proposals: Sequence[ProposalReport], notes: Sequence[NoteReport], on
             extras.append(f"drift: {p.drift}")
         suffix = f" ({', '.join(extras)})" if extras else ""
         out.append(f"{p.id}: {verdict}{suffix}")
-        out.extend(_finding_line(f) for f in p.findings)
+        out.extend(finding_line(f) for f in p.findings)
     for n in notes:
         if only_rejections and n.ok and not n.findings:
             continue
         out.append(f"{n.path}: {'ok' if n.ok else 'rejected'}")
-        out.extend(_finding_line(f) for f in n.findings)
+        out.extend(finding_line(f) for f in n.findings)
     bad = sum(not p.ok for p in proposals) + sum(not n.ok for n in notes)
     parts = []
     if proposals:

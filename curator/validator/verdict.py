@@ -23,6 +23,7 @@ from curator.validator.rules import (
     manifest,
     paths,
     regions,
+    secrets,
 )
 from curator.validator.state import RepoState
 from curator.validator.subject import Subject, build
@@ -39,6 +40,7 @@ RULES: tuple[Rule, ...] = (
     identity.check,
     frontmatter.check,
     content.check,
+    secrets.check,
 )
 
 

@@ -12,11 +12,15 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import httpx2
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
 
 PASS_ENV = (
     "XDG_CACHE_HOME",
+    "XDG_RUNTIME_DIR",
+    "XDG_STATE_HOME",
     "HOME",
     "PATH",
     "CURATOR_EMBEDDER",
@@ -34,6 +38,19 @@ PASS_ENV = (
 
 def env() -> dict[str, str]:
     return {k: os.environ[k] for k in PASS_ENV if k in os.environ}
+
+
+def http_token(vault: Path) -> str:
+    """The vault's HTTP bearer token, as its owner gets it: `curator mcp --http --print-token`."""
+    got = subprocess.run(
+        [sys.executable, "-m", "curator", "--vault", str(vault), "mcp", "--http", "--print-token"],
+        env={**os.environ, **env()},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert got.returncode == 0, got.stderr
+    return got.stdout.strip()
 
 
 def free_port() -> int:
@@ -65,7 +82,11 @@ async def connect(vault: Path, *, http: bool = False, author: str = "test-agent"
             assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
             assert time.monotonic() < deadline, "the HTTP server did not start"
             time.sleep(0.05)
-        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+        headers = {"Authorization": f"Bearer {http_token(vault)}"}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300)) as http_client,
+            Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http_client)) as client,
+        ):
             yield client
     finally:
         proc.terminate()

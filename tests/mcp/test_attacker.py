@@ -395,11 +395,6 @@ def _secret_warnings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [f for f in findings if "AWS Access Key" in REDACTION.sub("", json.dumps(f))]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the validator does not scan a proposal's added lines for secrets: an agent stages a note "
-    "carrying an AWS key and neither kp_proposal nor `curator validate` warns the reviewer",
-)
 def test_a_proposal_that_adds_a_secret_carries_a_warning_naming_its_kind(vault: GitVault, lexical: None) -> None:
     async def scenario() -> tuple[str, str, dict[str, Any]]:
         async with connect(vault.root) as c:

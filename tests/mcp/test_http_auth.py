@@ -1,9 +1,8 @@
 """`curator mcp --http` on loopback, as another local user or a web page would reach it.
 
 Loopback is not a boundary between the users of one machine: every one of them can connect to
-127.0.0.1. The holes are marked xfail (strict) while they are open, so that each test turns into a
-failure the day the server authenticates its requests and the marker has to go. The DNS-rebinding
-check holds today and must keep holding.
+127.0.0.1. So every request needs the vault's bearer token, which only its owner can read; the
+DNS-rebinding check (Host and Origin) holds as well, for a request that carries the token too.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import GitVault, note
-from tests.mcp.harness import env, free_port
+from tests.mcp.harness import env, free_port, http_token
 
 PRIVATE = "The owner's private plan is PLAN-OCTOBER-7731."
 INITIALIZE = {
@@ -88,18 +87,37 @@ def post(port: int, body: object, headers: dict[str, str] | None = None) -> tupl
         conn.close()
 
 
-@pytest.mark.xfail(strict=True, reason="the HTTP transport serves every request: there is no authentication")
+def post_full(port: int, body: object, headers: dict[str, str]) -> tuple[int, dict[str, str], str]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        sent = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream", **headers}
+        conn.request("POST", "/mcp", body=json.dumps(body), headers=sent)
+        response = conn.getresponse()
+        got = {k.lower(): v for k, v in response.getheaders()}
+        return response.status, got, response.read(4096).decode("utf-8", "replace")
+    finally:
+        conn.close()
+
+
 def test_a_request_without_a_token_gets_401(private: GitVault) -> None:
     with serving(private.root) as port:
         status, body = post(port, INITIALIZE)
+        bare = post_full(port, INITIALIZE, {})
     assert status == 401, (status, body)
+    assert bare[1]["www-authenticate"].startswith("Bearer"), bare
+    assert '"result"' not in body and "Unauthorized" in body, body
 
 
-@pytest.mark.xfail(strict=True, reason="the HTTP transport serves every request: any bearer token is accepted")
 def test_a_request_with_a_wrong_token_gets_401(private: GitVault) -> None:
     with serving(private.root) as port:
+        token = http_token(private.root)
         status, body = post(port, INITIALIZE, {"Authorization": "Bearer not-the-token-0123456789abcdef"})
+        near = post(port, INITIALIZE, {"Authorization": f"Bearer {token[:-1]}"})
+        other_scheme = post(port, INITIALIZE, {"Authorization": f"Basic {token}"})
+        right = post_full(port, INITIALIZE, {"Authorization": f"Bearer {token}"})
     assert status == 401, (status, body)
+    assert near[0] == 401 and other_scheme[0] == 401, (near, other_scheme)
+    assert right[0] == 200 and '"serverInfo"' in right[2], right  # the owner's token opens it
 
 
 ATTACKER = r"""
@@ -135,17 +153,24 @@ except BaseException as e:
     not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root, to run a client as a second user (65534)"
 )
 @pytest.mark.skipif(shutil.which("setpriv") is None, reason="setpriv (util-linux) is not installed")
-@pytest.mark.xfail(
-    strict=True,
-    reason="another local user who cannot read the vault reads its notes through kp_read and stages a "
-    "proposal in it through kp_propose: loopback HTTP is open to every user of the machine",
-)
 def test_another_user_cannot_read_the_vault_through_the_http_server(private: GitVault) -> None:
     private.root.chmod(0o700)
     note_path = private.root / "notes" / "private.md"
     cat = subprocess.run([*NOBODY, "cat", str(note_path)], capture_output=True, text=True, timeout=30)
     assert cat.returncode != 0 and PRIVATE not in cat.stdout, "the second user can read the vault's files"
     with serving(private.root) as port:
+        token = http_token(private.root)
+        token_file = json.loads(
+            subprocess.run(
+                [sys.executable, "-m", "curator", "--vault", str(private.root), "--json", "mcp", "--print-token"],
+                env={**os.environ, **env()},
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        )["file"]
+        peek = subprocess.run([*NOBODY, "cat", token_file], capture_output=True, text=True, timeout=30)
+        assert peek.returncode != 0 and token not in peek.stdout, "the second user can read the token"
         attacker = subprocess.run(
             [*NOBODY, sys.executable, "-c", ATTACKER, f"http://127.0.0.1:{port}/mcp"],
             capture_output=True,
@@ -162,14 +187,86 @@ def test_another_user_cannot_read_the_vault_through_the_http_server(private: Git
     assert staged == [], f"the second user staged {staged} in the owner's vault"
 
 
-# Passes today: the SDK's DNS-rebinding protection (Host and Origin checked against loopback names).
-# These requests carry no token; once the server asks for one, send the owner's token here, so that
-# the Host and Origin checks are shown to refuse an authenticated request too.
+# The SDK's DNS-rebinding protection (Host and Origin checked against loopback names), shown to
+# refuse a request that carries the owner's token: the token does not replace it.
 def test_a_foreign_host_or_origin_is_refused(private: GitVault) -> None:
     with serving(private.root) as port:
-        host = post(port, INITIALIZE, {"Host": f"attacker.example:{port}"})
-        origin = post(port, INITIALIZE, {"Origin": "http://attacker.example"})
-        local = post(port, INITIALIZE, {"Host": f"localhost:{port}", "Origin": f"http://localhost:{port}"})
+        auth = {"Authorization": f"Bearer {http_token(private.root)}"}
+        host = post(port, INITIALIZE, {**auth, "Host": f"attacker.example:{port}"})
+        origin = post(port, INITIALIZE, {**auth, "Origin": "http://attacker.example"})
+        local = post(port, INITIALIZE, {**auth, "Host": f"localhost:{port}", "Origin": f"http://localhost:{port}"})
     assert host[0] == 421 and "Host" in host[1], host
     assert origin[0] == 403 and "Origin" in origin[1], origin
-    assert local[0] != 421 and local[0] != 403, local
+    assert local[0] == 200, local
+
+
+# -- the token file ---------------------------------------------------------------------------
+
+
+def curator(vault: Path, *args: str, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "curator", "--vault", str(vault), *args],
+        env={**os.environ, **env(), **(extra_env or {})},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def token_of(vault: Path, *more: str) -> tuple[str, Path]:
+    got = curator(vault, "--json", "mcp", "--http", "--print-token", *more)
+    assert got.returncode == 0, got.stderr
+    data = json.loads(got.stdout)
+    return data["token"], Path(data["file"])
+
+
+def test_the_token_is_private_outside_the_vault_and_one_per_vault(private: GitVault, tmp_path: Path) -> None:
+    token, file = token_of(private.root)
+    assert len(token) >= 43 and file.read_text().strip() == token
+    assert file.stat().st_mode & 0o777 == 0o600 and file.parent.stat().st_mode & 0o777 == 0o700
+    assert file.stat().st_uid == os.geteuid()
+    assert Path(os.environ["XDG_RUNTIME_DIR"]) in file.parents and private.root not in file.parents
+    assert token_of(private.root) == (token, file)  # kept: a client's configuration survives a restart
+    other = tmp_path / "other"
+    other.mkdir()
+    subprocess.run(["git", "init", "-q", str(other)], check=True)
+    assert token_of(other)[1] != file and token_of(other)[0] != token  # two vaults never share one
+    fresh, same = token_of(private.root, "--new-token")
+    assert same == file and fresh != token and file.read_text().strip() == fresh
+
+
+def test_a_token_others_could_read_is_replaced_not_reused(private: GitVault) -> None:
+    token, file = token_of(private.root)
+    file.chmod(0o644)
+    again, _ = token_of(private.root)
+    assert again != token and file.stat().st_mode & 0o777 == 0o600
+    file.parent.chmod(0o755)
+    third, _ = token_of(private.root)
+    assert third != again and file.parent.stat().st_mode & 0o777 == 0o700
+
+
+def test_the_server_refuses_to_start_when_the_token_cannot_be_kept_private(private: GitVault, tmp_path: Path) -> None:
+    runtime = tmp_path / "runtime"
+    (runtime / "curator").mkdir(parents=True, mode=0o700)
+    (runtime / "curator" / "mcp-tokens").write_text("not a folder\n")
+    port = free_port()
+    refused = curator(private.root, "mcp", "--http", "--port", str(port), extra_env={"XDG_RUNTIME_DIR": str(runtime)})
+    assert refused.returncode == 2, refused.stderr
+    said = refused.stderr.strip()
+    assert "\n" not in said and "HTTP token" in said and "Traceback" not in said, said
+    inside = curator(
+        private.root, "mcp", "--http", "--port", str(port), extra_env={"XDG_RUNTIME_DIR": str(private.root / ".run")}
+    )
+    assert inside.returncode == 2 and "inside the vault" in inside.stderr, inside.stderr
+    assert not (private.root / ".run").exists()
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root, to hand the token folder to another user"
+)
+def test_a_token_folder_owned_by_another_user_is_refused(private: GitVault) -> None:
+    _token, file = token_of(private.root)
+    os.chown(file.parent, 65534, 65534)
+    refused = curator(private.root, "mcp", "--http", "--port", str(free_port()))
+    assert refused.returncode == 2 and "another user" in refused.stderr, refused.stderr
+    assert refused.stderr.count("\n") == 1, refused.stderr

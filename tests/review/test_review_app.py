@@ -130,6 +130,23 @@ def test_apply_is_disabled_on_an_invalid_proposal_and_the_footer_says_why(vault:
     assert _events(vault, pid) == [] and not (vault.root / ".kp" / "sneaky.md").exists()
 
 
+def test_a_proposal_adding_a_secret_shows_a_warning_naming_its_kind_and_may_be_applied(vault: GitVault) -> None:
+    key = "AKIA9H2J3K4L5M6N7P8Q"
+    c, f = created("notes/deploy.md", f"---\nkp_id: kp:01J00000000000000000000DPL\n---\n# Deploy\n\nKey {key}.\n")
+    pid = make_proposal(vault, [c], files=f, title="Write down the deploy key")
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        s = screen(pilot)
+        await until(pilot, lambda: s.queue.entries[pid].verdict == "valid", "the check")
+        detail = str(s.query_one("#detail-text").render())
+        assert "Warnings" in detail and "KP011" in detail and "AWS Access Key" in detail, detail
+        assert "warning: line 6 adds a secret" in detail and "Valid · with warnings" in detail, detail
+        assert key not in detail  # the finding never spells the key out
+        assert s.check_action("apply", ()) is True  # a warning does not block: the person decides
+
+    drive(vault.root, scenario)
+
+
 def test_a_conflicting_proposal_is_rebased_into_a_new_revision(vault: GitVault) -> None:
     text = "---\nkp_id: kp:01J00000000000000000000LNG\ntitle: Long\n---\n" + "".join(
         f"line {i}\n" for i in range(1, 31)
