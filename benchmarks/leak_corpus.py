@@ -83,7 +83,7 @@ def doc_lines(limit: int) -> list[list[str]]:
 
 
 def worker(args: argparse.Namespace) -> None:
-    from curator import leaks
+    from curator import leaks, redaction
 
     out: dict[str, Any] = {"curator": str(Path(leaks.__file__).resolve().parent.parent)}
     texts = doc_lines(args.lines)
@@ -93,7 +93,7 @@ def worker(args: argparse.Namespace) -> None:
         for shape, samples in lc.corpus(args.n).items():
             caught, missed = 0, []
             for s in samples:
-                clean, kinds = leaks.redact(s.text)
+                clean, kinds = redaction.redact(s.text)
                 if kinds and not any(secret in clean for secret in s.secrets):
                     caught += 1
                 elif len(missed) < 3:

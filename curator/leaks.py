@@ -54,7 +54,7 @@ import bisect
 import itertools
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -233,7 +233,7 @@ def _random_parts(line: str, start: int, end: int, urls: list[tuple[int, int]] |
     return [(a, b) for a, b in parts if _high_entropy(line[a:b])]
 
 
-def _key_blocks(lines: list[str]) -> list[tuple[int, int]]:
+def key_blocks(lines: list[str]) -> list[tuple[int, int]]:
     """(first, last) line indices of private key blocks; an unclosed block runs to the end."""
     return _blocks(lines, PEM_BEGIN, PEM_END, unclosed=True)
 
@@ -281,7 +281,7 @@ def _remembered(text: str) -> tuple[Leak, ...]:
 def _scan(text: str) -> tuple[Leak, ...]:
     lines = text.split("\n")
     leaks: list[Leak] = []
-    for first, last in _key_blocks(lines):
+    for first, last in key_blocks(lines):
         leaks.extend(Leak(PRIVATE_KEY, n, 0, len(lines[n])) for n in range(first, last + 1))
     public = {n for first, last in _public_blocks(lines) for n in range(first + 1, last)}
     for n, line in enumerate(lines):
@@ -293,56 +293,6 @@ def _scan(text: str) -> tuple[Leak, ...]:
 def find_secrets(text: str) -> list[str]:
     """The kinds of secret found in ``text`` (empty when it looks clean)."""
     return sorted({leak.kind for leak in scan(text)})
-
-
-def _merge(leaks: Iterable[Leak]) -> list[tuple[int, int, list[str]]]:
-    spans: list[tuple[int, int, list[str]]] = []
-    for leak in sorted(leaks, key=lambda k: (k.start, -k.end)):
-        if spans and leak.start < spans[-1][1]:
-            start, end, kinds = spans[-1]
-            spans[-1] = (start, max(end, leak.end), kinds if leak.kind in kinds else [*kinds, leak.kind])
-        else:
-            spans.append((leak.start, leak.end, [leak.kind]))
-    return spans
-
-
-def redact_line(line: str, leaks: Iterable[Leak]) -> str:
-    out, pos = [], 0
-    for start, end, kinds in _merge(leaks):
-        out.append(line[pos:start])
-        out.append(f"[REDACTED: {', '.join(sorted(kinds))}]")
-        pos = end
-    out.append(line[pos:])
-    return "".join(out)
-
-
-def redact(text: str) -> tuple[str, list[str]]:
-    """``text`` with every secret replaced by ``[REDACTED: kind]``, and the kinds removed."""
-    return _redacted(text, scan(text))
-
-
-def redact_path(path: str) -> tuple[str, list[str]]:
-    """A vault-relative path redacted name by name, and the kinds removed: a secret in a file or
-    folder name is hidden, and the names around it are kept (``keys/[REDACTED: AWS Access Key].md``,
-    where the path scanned as one line loses ``keys/`` into a run of random-looking text). Only
-    when the whole path holds a secret that is no name's own (a random string cut in two by a
-    ``/``) is it redacted as one text. What an agent sees of a path and what a path filter matches
-    (``kp_search``'s ``path``) are both this."""
-    whole = scan(path)
-    if not whole or "/" not in path:
-        return _redacted(path, whole)
-    names = path.split("/")
-    starts = list(itertools.accumulate((len(n) + 1 for n in names[:-1]), initial=0))
-    found = [scan(name) for name in names]
-
-    def explained(leak: Leak) -> bool:  # it overlaps a name that holds a secret of its own
-        spans = zip(starts, names, found, strict=True)
-        return any(own and a < leak.end and leak.start < a + len(n) for a, n, own in spans)
-
-    if not all(explained(leak) for leak in whole):
-        return _redacted(path, whole)
-    parts = [_redacted(name, leaks) for name, leaks in zip(names, found, strict=True)]
-    return "/".join(clean for clean, _ in parts), sorted({k for _, kinds in parts for k in kinds})
 
 
 def scan_field(key: str, value: str) -> tuple[Leak, ...]:
@@ -366,37 +316,7 @@ def scan_field(key: str, value: str) -> tuple[Leak, ...]:
     return tuple(sorted(found, key=lambda k: (k.line, k.start, -k.end, k.kind)))
 
 
-def redact_field(key: str, value: str) -> tuple[str, list[str]]:
-    """``value`` redacted as assigned to ``key`` (see ``scan_field``), and the kinds removed: what a
-    caller showing a frontmatter field uses for its value (the key is redacted as text)."""
-    return _redacted(value, scan_field(key, value))
-
-
-def _redacted(text: str, leaks: tuple[Leak, ...]) -> tuple[str, list[str]]:
-    if not leaks:
-        return text, []
-    lines = text.split("\n")
-    by_line: dict[int, list[Leak]] = {}
-    for leak in leaks:
-        by_line.setdefault(leak.line, []).append(leak)
-    for n, found in by_line.items():
-        lines[n] = redact_line(lines[n], found)
-    return "\n".join(lines), sorted({leak.kind for leak in leaks})
-
-
-def redact_lines(lines: list[str], context: str, first: int) -> tuple[list[str], list[str]]:
-    """Lines ``first``… of the note ``context`` (0-based), redacted with the whole note in view:
-    a page in the middle of a key block is redacted although its ``BEGIN`` line is elsewhere."""
-    by_line: dict[int, list[Leak]] = {}
-    kinds: set[str] = set()
-    for leak in scan(context):
-        if first <= leak.line < first + len(lines):
-            by_line.setdefault(leak.line - first, []).append(leak)
-            kinds.add(leak.kind)
-    return [redact_line(line, by_line[i]) if i in by_line else line for i, line in enumerate(lines)], sorted(kinds)
-
-
-def _numbered(spans: list[tuple[int, int, str]]) -> tuple[int, list[str]]:
+def numbered(spans: list[tuple[int, int, str]]) -> tuple[int, list[str]]:
     """A note rebuilt from its passages, (start_line, end_line, text): (first line number, lines)."""
     lines: dict[int, list[str]] = {}
     for start, end, text in spans:
@@ -415,22 +335,6 @@ def _numbered(spans: list[tuple[int, int, str]]) -> tuple[int, list[str]]:
 def secrets_by_span(spans: list[tuple[int, int, str]]) -> list[list[str]]:
     """Kinds found in each of a note's passages, given as (start_line, end_line, text), scanned as one
     note: a passage inside a key block whose ``BEGIN`` line is in another passage is caught."""
-    first, numbered = _numbered(spans)
-    found = scan("\n".join(numbered))
+    first, lines = numbered(spans)
+    found = scan("\n".join(lines))
     return [sorted({k.kind for k in found if start - first <= k.line <= end - first}) for start, end, _ in spans]
-
-
-def redact_passage(spans: list[tuple[int, int, str]], index: int) -> tuple[str, list[str]]:
-    """Passage ``index`` of a note given as passages, redacted with the whole note in view."""
-    first, numbered = _numbered(spans)
-    start, end, text = spans[index]
-    blocks = {n + first for a, b in _key_blocks(numbered) for n in range(a, b + 1)}
-    parts = text.split("\n")
-    kinds: set[str] = set()
-    if blocks and len(parts) == end - start + 1:
-        for i in range(len(parts)):
-            if start + i in blocks:
-                parts[i] = f"[REDACTED: {PRIVATE_KEY}]"
-                kinds.add(PRIVATE_KEY)
-    clean, more = redact("\n".join(parts))
-    return clean, sorted(kinds | set(more))

@@ -41,6 +41,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("validator",),
     ("proposals",),
     ("vault",),
+    ("redaction",),
     ("settings", "leaks"),
     ("languages", "locations", "fsutil", "cores", "output", "leak_rules"),
     ("unsafe", "clock", "faults", "pids"),

@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from curator import leaks
+from curator import leaks, redaction
 from tests import leaks_corpus as lc
 from tests.conftest import ROOT
 
@@ -24,7 +24,7 @@ def test_each_shape_is_found_and_redacted_whole(shape: str) -> None:
     samples = lc.positives(shape, N)
     missed = []
     for s in samples:
-        clean, kinds = leaks.redact(s.text)
+        clean, kinds = redaction.redact(s.text)
         if not kinds or any(secret in clean for secret in s.secrets):
             missed.append((s.text, clean))
     assert len(missed) <= (1 - RECALL) * N, missed[:5]
@@ -51,14 +51,14 @@ ISSUE = {
 
 @pytest.mark.parametrize(("line", "secret"), ISSUE.items())
 def test_the_reported_shapes_are_found(line: str, secret: str) -> None:
-    clean, kinds = leaks.redact(line)
+    clean, kinds = redaction.redact(line)
     assert kinds and secret not in clean, clean
 
 
 def test_only_the_value_of_an_assignment_is_redacted() -> None:
-    clean, kinds = leaks.redact("export DB_PASSWORD='hunter2hunter2'  # staging")
+    clean, kinds = redaction.redact("export DB_PASSWORD='hunter2hunter2'  # staging")
     assert clean == "export DB_PASSWORD='[REDACTED: Assigned Secret]'  # staging" and kinds == ["Assigned Secret"]
-    clean, _ = leaks.redact("postgres://app:hunter2hunter2@db.example.org:5432/app")
+    clean, _ = redaction.redact("postgres://app:hunter2hunter2@db.example.org:5432/app")
     assert clean == "postgres://app:[REDACTED: Password in URL]@db.example.org:5432/app"
 
 
@@ -86,7 +86,7 @@ CLEAN_FIELDS = [
 @pytest.mark.parametrize(("field", "secret"), FIELDS.items())
 def test_a_frontmatter_field_is_judged_as_an_assignment(field: tuple[str, str], secret: str) -> None:
     key, value = field
-    clean, kinds = leaks.redact_field(key, value)
+    clean, kinds = redaction.redact_field(key, value)
     assert kinds and secret not in clean, clean
     assert leaks.scan_field(key, value)
     if key in ("password", "token"):
@@ -96,7 +96,7 @@ def test_a_frontmatter_field_is_judged_as_an_assignment(field: tuple[str, str], 
 
 @pytest.mark.parametrize(("key", "value"), CLEAN_FIELDS)
 def test_a_field_that_holds_no_secret_is_left_alone(key: str, value: str) -> None:
-    assert leaks.redact_field(key, value) == (value, [])
+    assert redaction.redact_field(key, value) == (value, [])
     assert leaks.scan_field(key, value) == ()
 
 
@@ -107,7 +107,7 @@ def test_a_field_reports_spans_in_the_value() -> None:
         leaks.Leak("Assigned Secret", 0, 0, 14),
         leaks.Leak("Assigned Secret", 1, 2, 15),
     )
-    assert leaks.redact_field("password", "  hunter2hunter2 ")[0] == "  [REDACTED: Assigned Secret] "
+    assert redaction.redact_field("password", "  hunter2hunter2 ")[0] == "  [REDACTED: Assigned Secret] "
 
 
 PATHOLOGICAL = {
@@ -135,7 +135,7 @@ def test_a_pathological_line_is_scanned_in_linear_time() -> None:
     code = textwrap.dedent(
         """
         import json, sys, time
-        from curator import leaks
+        from curator import leaks, redaction
         leaks.scan("warm up")
         for name, line in json.loads(sys.stdin.read()).items():
             start = time.process_time()

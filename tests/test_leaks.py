@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from curator import leaks
+from curator import leaks, redaction
 
 KEYS = {
     "AWS Access Key": "key AKIAIOSFODNN7EXAMPLE here",
@@ -33,7 +33,7 @@ CLEAN = [
 @pytest.mark.parametrize(("kind", "line"), KEYS.items())
 def test_each_kind_is_found_and_redacted_by_name(kind: str, line: str) -> None:
     assert kind in leaks.find_secrets(line)
-    clean, kinds = leaks.redact(line)
+    clean, kinds = redaction.redact(line)
     assert kind in kinds and "REDACTED: " in clean and kind in clean
     assert line.split()[-1] not in clean or kind == "AWS Access Key"
 
@@ -41,19 +41,19 @@ def test_each_kind_is_found_and_redacted_by_name(kind: str, line: str) -> None:
 @pytest.mark.parametrize("line", CLEAN)
 def test_ordinary_text_is_left_alone(line: str) -> None:
     assert leaks.find_secrets(line) == []
-    assert leaks.redact(line) == (line, [])
+    assert redaction.redact(line) == (line, [])
 
 
 def test_a_secret_beside_a_ulid_in_a_path_is_still_found() -> None:
     line = ".kp/proposals/01M8Q1N39VFHZ7K2D5XWQ0RT3B/q8Zr2LmX7vPk4Tn9Wb3Yc6Hd1Jf5Gs0A"
-    clean, kinds = leaks.redact(line)
+    clean, kinds = redaction.redact(line)
     assert "High-entropy String" in kinds and "q8Zr2LmX7vPk4Tn9Wb3Yc6Hd1Jf5Gs0A" not in clean
 
 
 def test_a_secret_past_the_4000th_character_is_found() -> None:
     line = "x " * 3000 + "AKIAIOSFODNN7EXAMPLE"
     assert "AWS Access Key" in leaks.find_secrets(line)
-    assert "AKIA" not in leaks.redact(line)[0]
+    assert "AKIA" not in redaction.redact(line)[0]
 
 
 def test_a_key_block_is_redacted_whole_and_seen_across_passages() -> None:
@@ -61,7 +61,7 @@ def test_a_key_block_is_redacted_whole_and_seen_across_passages() -> None:
     text = "\n".join(
         ["intro", "-----BEGIN OPENSSH PRIVATE KEY-----", *body, "-----END OPENSSH PRIVATE KEY-----", "after"]
     )
-    clean, kinds = leaks.redact(text)
+    clean, kinds = redaction.redact(text)
     assert kinds == ["Private Key"] or "Private Key" in kinds
     assert clean.split("\n")[0] == "intro" and clean.split("\n")[-1] == "after"
     assert not any(b in clean for b in body)
@@ -74,7 +74,7 @@ def test_a_key_block_is_redacted_whole_and_seen_across_passages() -> None:
     ]
     found = leaks.secrets_by_span(spans)
     assert [bool(k) for k in found] == [True, True, True, False]
-    redacted, _ = leaks.redact_passage(spans, 1)
+    redacted, _ = redaction.redact_passage(spans, 1)
     assert "short tail" not in redacted and "MIIE" not in redacted
-    page, _ = leaks.redact_lines(["short tail=="], text, 3)
+    page, _ = redaction.redact_lines(["short tail=="], text, 3)
     assert page == ["[REDACTED: Private Key]"]

@@ -12,7 +12,7 @@ from typing import Protocol
 
 import apsw
 
-from curator import leaks
+from curator import redaction
 from curator.index import db
 from curator.vault.globs import compile_glob
 
@@ -38,7 +38,7 @@ class FilterSpec(Protocol):
 
 @lru_cache(maxsize=1 << 16)
 def _shown(path: str) -> str:
-    return leaks.redact_path(path)[0]
+    return redaction.redact_path(path)[0]
 
 
 def _glob_shown(pattern: object, path: object) -> bool:

@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from curator import leaks
+from curator import redaction
 from curator.unsafe import shown
 
 NOTICE = (
@@ -106,17 +106,17 @@ class Redactor:
     def text(self, value: str) -> str:
         if value in self._seen:
             return self._seen[value]
-        clean, kinds = leaks.redact(value)
+        clean, kinds = redaction.redact(value)
         self.removed.update(kinds)
         self._seen[value] = self._seen[clean] = clean
         return clean
 
     def path(self, value: str) -> str:
-        """A vault path, redacted name by name (``leaks.redact_path``), as a path filter matches it;
+        """A vault path, redacted name by name (``redaction.redact_path``), as a path filter matches it;
         the same string met again in the answer (a hit's ``path``) comes out the same."""
         if value in self._seen:
             return self._seen[value]
-        clean, kinds = leaks.redact_path(value)
+        clean, kinds = redaction.redact_path(value)
         self.removed.update(kinds)
         self._seen[value] = self._seen[clean] = clean
         return clean
@@ -124,7 +124,7 @@ class Redactor:
     def lines(self, lines: list[str], whole: str, first: int) -> Scanned:
         """Lines of a note (``first`` is the 0-based index of ``lines[0]`` in ``whole``), scanned
         with the whole note in view: a page inside a key block is redacted."""
-        clean, kinds = leaks.redact_lines(lines, whole, first)
+        clean, kinds = redaction.redact_lines(lines, whole, first)
         self.removed.update(kinds)
         return Scanned(clean)
 
@@ -133,7 +133,7 @@ class Redactor:
         key to the scanner only in its own case, so when a spelling carries a secret, the value
         goes out as that spelling redacted."""
         for spelling in spellings:
-            clean, kinds = leaks.redact(spelling)
+            clean, kinds = redaction.redact(spelling)
             if kinds:
                 self.removed.update(kinds)
                 return clean
@@ -141,7 +141,7 @@ class Redactor:
 
     def fields(self, value: Any, key: str = "") -> Any:
         """A mapping of keys to values (a note's frontmatter), each value judged as assigned to its
-        key (``leaks.redact_field``): ``password: hunter2hunter2`` is a secret although neither
+        key (``redaction.redact_field``): ``password: hunter2hunter2`` is a secret although neither
         string is one alone. Nested mappings are judged by their innermost key, a list's items by
         the list's key; a value that is not a string is judged as its text and kept as it is when
         clean. Keys are left to ``tree``, which ``Reply.data`` runs afterwards."""
@@ -152,13 +152,13 @@ class Redactor:
         if value is None or isinstance(value, bool):
             return value
         text = value if isinstance(value, str) else str(value)
-        clean, kinds = leaks.redact_field(key, text)
+        clean, kinds = redaction.redact_field(key, text)
         self.removed.update(kinds)
         return clean if kinds or isinstance(value, str) else value
 
     def passage(self, spans: list[tuple[int, int, str]], index: int) -> str:
         """Passage ``index`` of a note given as its passages, scanned with the whole note in view."""
-        clean, kinds = leaks.redact_passage(spans, index)
+        clean, kinds = redaction.redact_passage(spans, index)
         self.removed.update(kinds)
         return clean
 

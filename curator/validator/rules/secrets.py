@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from curator import leaks
+from curator import leaks, redaction
 from curator.validator.finding import Finding
 from curator.vault import frontmatter
 
@@ -110,7 +110,7 @@ def _in_frontmatter(view: ChangeView, post: str, pre: str | None) -> Iterator[Fi
         line = _line_of(post, key, yaml_lines)
         if line is not None and line in seen_in_lines and "\n" not in value:
             continue  # the line scan named it already
-        shown, _ = leaks.redact(key)
+        shown, _ = redaction.redact(key)
         yield _finding(view.change.path, None if line is None else line + 1, kinds, f"frontmatter field {shown!r}")
 
 
