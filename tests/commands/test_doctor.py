@@ -187,7 +187,7 @@ def _reported_codes() -> set[str]:
     from tests.conftest import ROOT
 
     found: set[str] = set()
-    for rel, position in (("commands/doctor.py", 2), ("index/health.py", 2), ("vault/note.py", 0)):
+    for rel, position in (("commands/diagnoses.py", 2), ("index/health.py", 2), ("vault/note.py", 0)):
         tree = ast.parse((ROOT / "curator" / rel).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("Diagnosis", "Problem"):
@@ -204,7 +204,7 @@ def _reported_codes() -> set[str]:
 def test_every_code_doctor_can_report_is_in_the_cli_doc_and_no_other() -> None:
     import re
 
-    from curator.commands.doctor import CODES, WARNINGS
+    from curator.commands.diagnoses import CODES, WARNINGS
     from tests.conftest import ROOT
 
     doc = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
