@@ -13,7 +13,8 @@ from rich.style import Style
 from rich.text import Text
 
 from curator.diffview import words
-from curator.diffview.model import ADDED, CONTEXT, CREATED, DELETED, FILE, HUNK, NOTE, DiffModel, Row
+from curator.diffview.model import DiffModel
+from curator.diffview.rows import ADDED, CONTEXT, CREATED, DELETED, FILE, HUNK, NOTE, Row
 from curator.diffview.visible import STAND_IN_RE
 
 S_FILE = Style(bold=True, color="bright_white", bgcolor="grey23")

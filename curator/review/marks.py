@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from curator.diffview.model import FILE, HUNK
+from curator.diffview.rows import FILE, HUNK
 from curator.proposals.revision import Selection
 
 if TYPE_CHECKING:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from curator.diffview.model import ADDED, CONTEXT, DELETED, FILE, HUNK, Row, build
+from curator.diffview.model import build
 from curator.diffview.richtext import gutter_width
+from curator.diffview.rows import ADDED, CONTEXT, DELETED, FILE, HUNK, Row
 from curator.diffview.visible import visible_line
 from curator.proposals.diff import FilePatch, Hunk
 from curator.proposals.hunks import split_lines

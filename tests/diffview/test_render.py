@@ -12,8 +12,9 @@ import sys
 from rich.console import Console
 
 from curator.diffview import words
-from curator.diffview.model import ADDED, CREATED, DELETED, FILE, HUNK, build
+from curator.diffview.model import build
 from curator.diffview.richtext import S_ADD_WORD, S_DEL_WORD, S_MANAGED, S_STAND_IN, Renderer, split_rows
+from curator.diffview.rows import ADDED, CREATED, DELETED, FILE, HUNK
 from curator.diffview.visible import visible
 from curator.settings import load
 from curator.validator.state import RepoState

@@ -242,7 +242,8 @@ def test_a_proposal_of_thousands_of_files_lists_the_first_ones_and_says_how_many
 
 
 def test_a_stored_diff_of_many_files_is_read_a_screenful_first(vault: GitVault) -> None:
-    from curator.diffview.model import NOTE, build
+    from curator.diffview.model import build
+    from curator.diffview.rows import NOTE
     from curator.settings import load
 
     changes, sections = [], []

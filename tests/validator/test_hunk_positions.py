@@ -12,7 +12,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from curator.diffview.model import DELETED, HUNK, build
+from curator.diffview.model import build
+from curator.diffview.rows import DELETED, HUNK
 from curator.proposals.diff import parse
 from curator.proposals.hunks import old_lines, place
 from curator.proposals.manifest import Change
