@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
-from textual.screen import Screen
 
 from curator.diffview.visible import visible
 from curator.errors import CuratorError
@@ -18,44 +17,17 @@ from curator.operations import decisions
 from curator.review import entries as entries_mod
 from curator.review.confirm import ConfirmScreen
 from curator.review.entries import Entry
+from curator.review.screen_part import ScreenPart
 
 if TYPE_CHECKING:
-    from curator.diffview.model import DiffModel
-    from curator.proposals.revision import Selection
-    from curator.review.app import ReviewApp
-    from curator.review.queue_table import QueueTable
+    pass
 
 # Files listed in a confirmation dialog; past this it says how many more (the diff shows them all).
 DIALOG_FILES = 12
 
 
-class Decisions(Screen[None]):
+class Decisions(ScreenPart):
     """What the review screen does on a, r and b (the screen itself is ``QueueScreen``)."""
-
-    if TYPE_CHECKING:
-        models: dict[str, DiffModel]
-        checking: set[str]
-
-        @property
-        def review(self) -> ReviewApp: ...
-
-        @property
-        def queue(self) -> QueueTable: ...
-
-        @property
-        def closing(self) -> bool: ...
-
-        def current(self) -> Entry | None: ...
-
-        def _check(self, ulid: str, stored_first: bool = False) -> None: ...
-
-        def _show(self, entry: Entry | None) -> None: ...
-
-        def load_queue(self, select: str | None = None) -> object: ...
-
-        def marked(self, entry: Entry | None) -> Selection | None: ...
-
-        def ask_partial(self, entry: Entry, sel: Selection) -> None: ...
 
     def _files(self, entry: Entry) -> Text:
         text = Text()

@@ -12,15 +12,13 @@ import time
 from typing import TYPE_CHECKING
 
 from textual import work
-from textual.screen import Screen
 from textual.worker import Worker, get_current_worker
 
 from curator.review import entries as entries_mod
 from curator.review.entries import Entry
+from curator.review.screen_part import ScreenPart
 
 if TYPE_CHECKING:
-    from curator.review.app import ReviewApp
-    from curator.review.queue_table import QueueTable
     from curator.validator.verdict import ProposalReport
 
 # Reports are handed to the UI thread in batches, so a queue of 500 repaints a few times, not 500.
@@ -42,28 +40,8 @@ def wait_for(event: threading.Event, worker: Worker[None]) -> bool:
     return True
 
 
-class QueueLoading(Screen[None]):
+class QueueLoading(ScreenPart):
     """The review screen's queue worker (the screen itself is ``QueueScreen``)."""
-
-    if TYPE_CHECKING:
-        checking: set[str]
-        preflighting: set[str]
-        queue_entries: dict[str, Entry]
-        painted: threading.Event
-        first_frame: threading.Event
-
-        @property
-        def review(self) -> ReviewApp: ...
-
-        @property
-        def queue(self) -> QueueTable: ...
-
-        @property
-        def closing(self) -> bool: ...
-
-        def _show(self, entry: Entry | None) -> None: ...
-
-        def _empty_state(self) -> None: ...
 
     @work(thread=True, exclusive=True, group="queue")
     def load_queue(self, select: str | None = None) -> None:

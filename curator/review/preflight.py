@@ -8,49 +8,23 @@ import threading
 from typing import TYPE_CHECKING
 
 from textual import work
-from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from curator.diffview.model import DiffModel, build
 from curator.review import entries as entries_mod
 from curator.review.entries import Entry
 from curator.review.loading import wait_for
+from curator.review.screen_part import ScreenPart
 
 if TYPE_CHECKING:
-    from curator.review.app import ReviewApp
-    from curator.review.diff_pane import DiffPane
-    from curator.review.queue_table import QueueTable
     from curator.validator.verdict import ProposalReport
 
 # Diff sections read for the first screen of a proposal's stored diff, before all of them.
 STORED_FIRST = 40
 
 
-class Preflight(Screen[None]):
+class Preflight(ScreenPart):
     """What the review screen checks of the proposal it shows (the screen is ``QueueScreen``)."""
-
-    if TYPE_CHECKING:
-        checking: set[str]
-        models: dict[str, DiffModel]
-        _partial: dict[str, DiffModel]
-        preflighting: set[str]
-        _tokens: dict[str, object]
-        painted: threading.Event
-        first_frame: threading.Event
-
-        @property
-        def review(self) -> ReviewApp: ...
-
-        @property
-        def queue(self) -> QueueTable: ...
-
-        @property
-        def closing(self) -> bool: ...
-
-        @property
-        def diff(self) -> DiffPane: ...
-
-        def _show(self, entry: Entry | None) -> None: ...
 
     def _check(self, ulid: str, stored_first: bool = False) -> None:
         """Start the pre-flight of ``ulid``; until this one's result is in, ``a`` stays disabled."""

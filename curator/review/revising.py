@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
-from textual.screen import Screen
 
 from curator import unsafe
 from curator.diffview.visible import visible
@@ -22,45 +21,17 @@ from curator.operations import decisions
 from curator.review import entries as entries_mod
 from curator.review.confirm import ConfirmScreen
 from curator.review.marks import Marks, hunks_of, place, total_hunks
+from curator.review.screen_part import ScreenPart
 
 if TYPE_CHECKING:
     from curator.diffview.model import DiffModel
     from curator.proposals.revision import Selection
-    from curator.review.app import ReviewApp
-    from curator.review.diff_pane import DiffPane
     from curator.review.entries import Entry
-    from curator.review.queue_table import QueueTable
     from curator.validator.subject import ChangeView
 
 
-class Revising(Screen[None]):
+class Revising(ScreenPart):
     """Marks, edits, requests for changes and revision diffs (the screen itself is ``QueueScreen``)."""
-
-    if TYPE_CHECKING:
-        models: dict[str, DiffModel]
-        checking: set[str]
-
-        @property
-        def review(self) -> ReviewApp: ...
-
-        @property
-        def queue(self) -> QueueTable: ...
-
-        @property
-        def diff(self) -> DiffPane: ...
-
-        @property
-        def closing(self) -> bool: ...
-
-        def current(self) -> Entry | None: ...
-
-        def _show(self, entry: Entry | None) -> None: ...
-
-        def _failed(self, ulid: str, message: str) -> None: ...
-
-        def _decided(self, ulid: str, message: str, vault_changed: bool) -> None: ...
-
-        def load_queue(self, select: str | None = None) -> object: ...
 
     def init_revising(self) -> None:
         self.marks: dict[str, Marks] = {}
