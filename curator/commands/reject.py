@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from curator import output
 from curator.commands.app import App
-from curator.errors import UsageError
 from curator.operations import decisions
 
 
-def run(app: App, ulid: str, reason: str) -> int:
-    from curator.operations import stage
+def _record(app: App, ulid: str, reason: str, record: Callable[..., str]) -> tuple[str, str]:
+    """Record a reviewer's decision with its reason (``record`` refuses a blank one): (the commit,
+    the reason on one line)."""
+    from curator.operations import stage  # heavy: git's index writer, pygit2
 
-    if not reason.strip():
-        raise UsageError("--reason must say why")
     vault = app.vault()
-    commit = decisions.reject(vault, ulid, reason, by=f"human:{stage.default_author(vault).name}")
-    reason = " ".join(reason.split())
+    commit = record(vault, ulid, reason, by=f"human:{stage.default_author(vault).name}")
+    return commit, " ".join(reason.split())
+
+
+def run(app: App, ulid: str, reason: str) -> int:
+    commit, reason = _record(app, ulid, reason, decisions.reject)
     if app.json:
         output.emit_json({"id": ulid, "rejected": True, "reason": reason, "commit": commit})
     else:
@@ -25,13 +30,7 @@ def run(app: App, ulid: str, reason: str) -> int:
 
 def run_request(app: App, ulid: str, reason: str) -> int:
     """``curator request-changes ULID --reason TEXT``: a changes-requested event in its own commit."""
-    from curator.operations import stage
-
-    if not reason.strip():
-        raise UsageError("--reason must say what to change")
-    vault = app.vault()
-    commit = decisions.request_changes(vault, ulid, reason, by=f"human:{stage.default_author(vault).name}")
-    reason = " ".join(reason.split())
+    commit, reason = _record(app, ulid, reason, decisions.request_changes)
     if app.json:
         output.emit_json({"id": ulid, "changes_requested": True, "reason": reason, "commit": commit})
     else:
