@@ -119,6 +119,7 @@ URL_SPAN = re.compile(r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{0,30}://\S+"
 # ``PeakPagedMemorySize64``), not random text, which soon has a lone lower-case letter. Atomic,
 # so a run of digits or capitals is never split two ways (that backtracks exponentially).
 IDENTIFIER = re.compile(r"(?>[A-Z][a-z]{2,}|[a-z]{3,}|[A-Z]{2,}|\d+|[_\-./+])++")
+SEPARATOR = re.compile(r"[_\-./+]")
 # Random but public: these are not high-entropy secrets (a token starting or preceded so).
 NOT_SECRET_DATA = ("sha1-", "sha256-", "sha384-", "sha512-")
 NOT_SECRET_BEFORE = ("base64,", "h1:", "SHA256:")
@@ -166,6 +167,11 @@ def _high_entropy(token: str) -> bool:
     if not (any(c.islower() for c in core) and any(c.isupper() for c in core) and any(c.isdigit() for c in core)):
         return False
     if sum(c.isdigit() for c in core) < 2 or IDENTIFIER.fullmatch(core):
+        return False
+    # A name of short parts (a model's ``all-MiniLM-L6-v2/384``, a version string): random
+    # base64 holds a separator about once in 32 characters, never one every few.
+    pieces = SEPARATOR.split(core)
+    if len(pieces) >= 4 and max(map(len, pieces)) <= 8:
         return False
     # Random base64 of n characters has entropy near log2(min(n, 64)) and changes character
     # class (upper, lower, digit) at about two of three steps; identifiers and words repeat

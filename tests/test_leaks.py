@@ -27,6 +27,10 @@ CLEAN = [
     "staged in .kp/proposals/01M8Q1N39VFHZ7K2D5XWQ0RT3B/ for review",
     "see .kp/proposals/01M8Q1N39VFHZ7K2D5XWQ0RT3B/files/notes/sqlite-wal.md",
     "kp_read kp:01M8Q1N39VFHZ7K2D5XWQ0RT3B/notes",
+    # Model names, as a digest's method and the index card name the embedder.
+    '    embedder: "local:all-MiniLM-L6-v2/384"',
+    "Ranked by closeness to `now.md` (cosine of mean passage vectors, local:all-MiniLM-L6-v2/384)",
+    "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2 and multilingual-e5-small/384/q4",
 ]
 
 
