@@ -32,7 +32,7 @@ def run(
         raise UsageError("--k must be at least 1")
     if not half_life > 0:
         raise UsageError("--half-life-days must be more than 0")
-    now = dates.parse_clock(now_text) if now_text else clock.now()
+    now = dates.parse_clock(now_text) if now_text else None
 
     pending = deliver.pending_digests(vault, settings)
     if pending and not force:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import apsw
 
-from curator import output
+from curator import clock, output
 from curator.embedders import base as embedders
 from curator.errors import EmbedderError, EpochMismatch
 from curator.index import catalog, reading
@@ -33,7 +33,9 @@ from curator.vault.identity import mint
 
 @dataclass(frozen=True)
 class Options:
-    now: dt.datetime
+    now: dt.datetime | None
+    """The digest's clock; None: the clock once the index is up to date (so a note the
+    reconcile just sighted is inside the window, however long the reconcile took)."""
     k: int
     half_life_days: float
 
@@ -143,6 +145,7 @@ def _entries(conn: apsw.Connection, ranked: list[scoring.Scored], k: int, terms:
 
 def compose(vault: Vault, settings: Settings, index_dir: str, opts: Options) -> Composed:
     opened = _open(vault, settings, index_dir)
+    now = clock.now() if opts.now is None else opts.now
     conn = opened.conn
     try:
         _refuse_other_model(settings, conn)
@@ -150,9 +153,9 @@ def compose(vault: Vault, settings: Settings, index_dir: str, opts: Options) -> 
         docs = catalog.records(conn)
         last_path, since, found = cands.last_digest(vault.root, settings)
         warnings += found
-        window = cands.Window(since, opts.now, last_path)
+        window = cands.Window(since, now, last_path)
         result = Composed(window, warnings=warnings)
-        if since is not None and since >= opts.now:
+        if since is not None and since >= now:
             return result
         history: list[dict[str, int]] = []
 
@@ -168,7 +171,7 @@ def compose(vault: Vault, settings: Settings, index_dir: str, opts: Options) -> 
                     )
             return history[0]
 
-        sel = cands.select(docs, settings, opts.now, added, since, templates.on_disk(vault.root))
+        sel = cands.select(docs, settings, now, added, since, templates.on_disk(vault.root))
         warnings += sel.warnings
         result.candidates = len(sel.candidates)
         if not sel.candidates:
@@ -176,7 +179,7 @@ def compose(vault: Vault, settings: Settings, index_dir: str, opts: Options) -> 
         anchor = anchor_mod.load(vault, settings)
         kind, why, sims = _similarity(conn, opened, anchor, docs, sel.candidates, warnings)
         method = scoring.Method(kind, _describe(reading.fingerprint(conn)), opts.half_life_days, opts.k, why)
-        ranked = scoring.score_all(sel.candidates, sims, opts.now, opts.half_life_days)
+        ranked = scoring.score_all(sel.candidates, sims, now, opts.half_life_days)
         terms = summary.terms(anchor.body) if kind != scoring.RECENCY else set()
         entries = _entries(conn, ranked, opts.k, terms)
     finally:

@@ -230,6 +230,33 @@ def test_a_git_history_dates_notes_without_created(tmp_path: Path, cli, fake_emb
     assert got["c.md"][1] == "index"  # its first sighting by the index
 
 
+def test_a_note_the_digest_s_own_reconcile_sights_is_inside_its_window(
+    tmp_path: Path, cli, fake_embedder, monkeypatch
+) -> None:
+    """The clock is read once the index is up to date: a reconcile that crosses a second
+    boundary (a slow machine, a big vault) does not push the notes it sights past ``until``."""
+    import datetime as dt
+
+    from curator import clock
+    from tests.conftest import make_git_vault
+    from tests.librarian.conftest import NOW_MD, config
+
+    v = make_git_vault(tmp_path / "v")
+    v.write(".kp/config.yaml", config())
+    v.write("now.md", NOW_MD)
+    v.commit("now")
+    v.write("c.md", "# Gamma\n\nGamma was never committed at all.\n")
+    ticks = iter(range(10_000))
+    start = dt.datetime(2026, 12, 2, 10, 0, 0, tzinfo=dt.UTC)
+    monkeypatch.setattr(clock, "now", lambda: start + dt.timedelta(seconds=next(ticks)))  # a second per reading
+    r = cli("--vault", v.root, "digest", "--json", "--k", "5")
+    assert r.code == 0, r
+    out = json.loads(r.out)
+    got = {e["path"]: e["created_from"] for e in out["entries"]}
+    assert got == {"c.md": "index"}
+    assert clock.parse(out["window"]["until"]) >= clock.parse(out["entries"][0]["created"])
+
+
 def test_json_lists_the_window_and_the_warnings(dvault: GitVault, cli) -> None:
     out = _digest(cli, dvault)
     assert out["window"] == {"since": None, "until": CLOCK, "after": None}
