@@ -135,6 +135,8 @@ def key_names_secret(key: str) -> str | None:
     if not parts or "public" in parts:
         return None  # PublicKeyToken, public_key: published by design
     last, prev = parts[-1], parts[-2] if len(parts) > 1 else ""
+    if last.endswith(("words", "tokens", "secrets", "passphrases")):
+        last = last[:-1]  # a list of them: passwords, api_tokens
     if last in PASSWORD_PARTS or last.endswith(PASSWORD_WORDS):
         return "password"
     if last in ("key", "keys"):

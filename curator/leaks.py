@@ -293,7 +293,52 @@ def _scan(text: str) -> tuple[Leak, ...]:
     for n, line in enumerate(lines):
         if line:
             leaks.extend(scan_line(line, n, high_entropy=n not in public))
+    leaks.extend(_block_values(lines))
     return tuple(sorted(set(leaks), key=lambda k: (k.line, k.start, -k.end, k.kind)))
+
+
+BLOCK_KEY = re.compile(r"(?P<indent> *)(?:- +)?(?P<quote>[\"']?)(?P<key>[^\s:#\"'][^:#\"']{0,63})(?P=quote) *: *(?P<style>[|>][-+0-9]{0,2})? *(?:#.*)?")
+"""A YAML key whose value is on the lines below it: ``password: |``, ``passwords:`` over a list."""
+BLOCK_ITEM = re.compile(r"- +")
+NESTED_KEY = re.compile(r"[^\s:#][^:#]{0,63}: ")
+
+
+def _block_values(lines: list[str]) -> list[Leak]:
+    """The values a key that names a secret holds on the lines below it, as YAML writes them (a
+    block scalar ``password: |``, a list under ``passwords:``): each line alone carries no key, so
+    ``scan_line`` cannot see them. A line of a block scalar is judged whole; a list item by its text;
+    a nested ``key: value`` is its own key's (``scan_line`` judges it). One pass, each line looked at
+    once, ended by the first line no deeper than the key (but a list item at the key's own depth). Hand-written, not a YAML parse: notes
+    quote YAML inside prose and code fences, where no parser would take the note."""
+    leaks: list[Leak] = []
+    names: str | None = None
+    depth = literal = 0
+    bare = True
+    for n, line in enumerate(lines):
+        stripped = line.lstrip(" ")
+        indent = len(line) - len(stripped)
+        deeper = indent > depth or (indent == depth and bare and BLOCK_ITEM.match(stripped) is not None)
+        if names is not None and stripped and deeper:
+            value = stripped.rstrip()
+            if not literal:
+                item = BLOCK_ITEM.match(value)
+                value = value[item.end() :] if item else value
+                if NESTED_KEY.match(value) or value.endswith(":"):
+                    continue
+                value = value.strip("\"'")
+            if value and value_is_secret(value, names, quoted=True):
+                start = line.index(value)
+                leaks.append(Leak(ASSIGNED, n, start, start + len(value)))
+            continue
+        if names is not None and not stripped:
+            continue
+        names = None
+        m = BLOCK_KEY.fullmatch(line.rstrip()) if line.endswith((":", "|", ">", "-", "+")) or "#" in line else None
+        if m is not None:
+            names = key_names_secret(m["key"].strip())
+            depth, literal = len(m["indent"]), bool(m["style"])
+            bare = BLOCK_ITEM.match(line, depth) is None  # YAML lets its list sit at the key's depth
+    return leaks
 
 
 def find_secrets(text: str) -> list[str]:

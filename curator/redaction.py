@@ -5,8 +5,10 @@ remote embedder's input, a path filter) hides it the same way."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from collections.abc import Iterable
+from typing import Any
 
 from curator.leaks import PRIVATE_KEY, Leak, key_blocks, numbered, scan, scan_field
 
@@ -65,6 +67,49 @@ def redact_field(key: str, value: str) -> tuple[str, list[str]]:
     """``value`` redacted as assigned to ``key`` (see ``scan_field``), and the kinds removed: what a
     caller showing a frontmatter field uses for its value (the key is redacted as text)."""
     return _redacted(value, scan_field(key, value))
+
+
+def redact_fields(value: Any, key: str = "") -> tuple[Any, list[str]]:
+    """A mapping of keys to values (a note's frontmatter) with each value judged as assigned to its
+    key (``redact_field``): ``password: hunter2hunter2`` is a secret although neither string is one
+    alone. Nested mappings are judged by their innermost key, a list's items by the list's key; a
+    value that is not a string is judged as its text and kept as it is when clean. Keys are not
+    judged here (a caller redacts them as text). Returns the value and the kinds removed, once for
+    each value they were removed from."""
+    kinds: list[str] = []
+
+    def walk(value: Any, key: str) -> Any:
+        if isinstance(value, dict):
+            return {k: walk(v, str(k)) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [walk(v, key) for v in value]
+        if value is None or isinstance(value, bool):
+            return value
+        text = value if isinstance(value, str) else str(value)
+        clean, found = redact_field(key, text)
+        kinds.extend(found)
+        return clean if found or isinstance(value, str) else value
+
+    clean = walk(value, key)
+    return clean, sorted(kinds)
+
+
+BLOB_RECEIPT = b"curator: a note with redacted values\0"
+
+
+def shown_blob(blob: str, text: str, meta: dict[str, Any]) -> str:
+    """The ``blob`` an agent is shown for a note (``text``, its frontmatter ``meta``; ``blob``, its
+    git blob id): the blob id itself when nothing in the note is redacted, else a receipt, the
+    SHA-1 of the note as redacted. The git id of a note is a hash of every byte the agent sees plus
+    the secret it does not: with it, guesses at ``DB_PASSWORD=[REDACTED]`` are checked offline
+    until one hashes right. The receipt is a hash of what the agent was shown, so it tells it
+    nothing new, and ``kp_propose`` recomputes it from the note as it is now to see whether the
+    note changed since it was read (a change to a redacted value alone goes unseen, and cannot
+    matter to a change written from the redacted text)."""
+    clean, kinds = redact(text)
+    if not kinds and not redact_fields(meta)[1]:
+        return blob
+    return hashlib.sha1(BLOB_RECEIPT + clean.encode("utf-8")).hexdigest()
 
 
 def _redacted(text: str, leaks: tuple[Leak, ...]) -> tuple[str, list[str]]:

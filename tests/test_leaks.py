@@ -82,3 +82,36 @@ def test_a_key_block_is_redacted_whole_and_seen_across_passages() -> None:
     assert "short tail" not in redacted and "MIIE" not in redacted
     page, _ = redaction.redact_lines(["short tail=="], text, 3)
     assert page == ["[REDACTED: Private Key]"]
+
+
+@pytest.mark.parametrize(
+    "text, hidden",
+    [
+        ("---\ntitle: db\npassword: |\n  hunter2hunter2zz\n---\n", "hunter2hunter2zz"),
+        ("config:\n  password: >-\n    Tr0ub4dor-prod\n  user: bob\n", "Tr0ub4dor-prod"),
+        ("passwords:\n  - correcthorse99\n", "correcthorse99"),
+        ("api_tokens:\n- 'q8Zr2LmW9xK4pT7v'\n", "q8Zr2LmW9xK4pT7v"),
+    ],
+)
+def test_a_value_yaml_writes_below_its_secret_key_is_redacted(text: str, hidden: str) -> None:
+    """Each line alone carries no key (``  hunter2hunter2zz``): the block below a key that names
+    a secret is judged as assigned to it, in a note's frontmatter or in YAML a note quotes."""
+    from curator.redaction import redact
+
+    clean, kinds = redact(text)
+    assert hidden not in clean and "Assigned Secret" in kinds, clean
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "secrets:\n  db: hello world\n",  # a nested key is its own key's
+        "token: |\n  just some prose here\n",  # a sentence under a key that names a token
+        "passwords:\n  - ${DB_PASSWORD}\n  - changeme\n",  # a reference and a documented default
+        "password:\nnext: value-at-the-same-depth-1234\n",  # the block ends at the key's own depth
+    ],
+)
+def test_a_block_below_a_secret_key_that_holds_no_secret_is_left(text: str) -> None:
+    from curator.redaction import redact
+
+    assert redact(text) == (text, [])

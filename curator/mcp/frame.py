@@ -139,22 +139,12 @@ class Redactor:
                 return clean
         return self.text(value)
 
-    def fields(self, value: Any, key: str = "") -> Any:
-        """A mapping of keys to values (a note's frontmatter), each value judged as assigned to its
-        key (``redaction.redact_field``): ``password: hunter2hunter2`` is a secret although neither
-        string is one alone. Nested mappings are judged by their innermost key, a list's items by
-        the list's key; a value that is not a string is judged as its text and kept as it is when
-        clean. Keys are left to ``tree``, which ``Reply.data`` runs afterwards."""
-        if isinstance(value, dict):
-            return {k: self.fields(v, str(k)) for k, v in value.items()}
-        if isinstance(value, (list, tuple)):
-            return [self.fields(v, key) for v in value]
-        if value is None or isinstance(value, bool):
-            return value
-        text = value if isinstance(value, str) else str(value)
-        clean, kinds = redaction.redact_field(key, text)
+    def fields(self, value: Any) -> Any:
+        """A note's frontmatter with each value judged as assigned to its key
+        (``redaction.redact_fields``); keys are left to ``tree``, which ``Reply.data`` runs afterwards."""
+        clean, kinds = redaction.redact_fields(value)
         self.removed.update(kinds)
-        return clean if kinds or isinstance(value, str) else value
+        return clean
 
     def passage(self, spans: list[tuple[int, int, str]], index: int) -> str:
         """Passage ``index`` of a note given as its passages, scanned with the whole note in view."""

@@ -21,6 +21,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from curator import redaction
 from curator.errors import NotFound, UsageError
 from curator.operations import gather as sources
 from curator.operations import recovery, stage
@@ -36,6 +37,7 @@ from curator.validator.rules.paths import path_findings
 from curator.validator.state import RepoState
 from curator.vault.discover import Vault
 from curator.vault.identity import is_ulid, new_ulid
+from curator.vault.note import NotANote, parse
 
 LOCK_WAIT = 30.0
 """Seconds a proposal waits for another writer (another server, a CLI command) to finish."""
@@ -100,6 +102,20 @@ def _read_current(vault: Vault, path: str) -> bytes | None:
         return f.read()
 
 
+def _shown_blob(path: str, current: bytes) -> str:
+    """The blob kp_read shows for the note as it is now (``redaction.shown_blob``): the git id, or
+    for a note with redacted values its receipt. Only that is accepted, and only that is named
+    when the two differ: the git id of such a note would confirm a guessed secret."""
+    from curator.index.documents import git_blob_id
+
+    blob = git_blob_id(current)
+    try:
+        note = parse(path, current)
+    except NotANote:
+        return redaction.shown_blob(blob, current.decode("utf-8", "replace"), {})
+    return redaction.shown_blob(blob, note.text, {str(k): v for k, v in note.meta.items()})
+
+
 def _draft(vault: Vault, c: ChangeIn, minted: list[str], read_blobs: dict[str, bytes]) -> stage.Draft | Finding:
     from curator.index.documents import git_blob_id
 
@@ -113,7 +129,7 @@ def _draft(vault: Vault, c: ChangeIn, minted: list[str], read_blobs: dict[str, b
     current = _read_current(vault, c.path)
     if current is None:
         return Finding("KP005", c.path, "the note does not exist in the vault (any more); kp_read it or create it")
-    now = git_blob_id(current)
+    now = _shown_blob(c.path, current)
     if now != c.blob:
         return Finding(
             "KP005",

@@ -15,6 +15,7 @@ import json
 import threading
 from typing import Any
 
+from curator import redaction
 from curator.errors import CuratorError, NotFound, UsageError
 from curator.index import derived, reading, refs
 from curator.mcp import card
@@ -159,15 +160,18 @@ class Service:
         lines = reply.red.lines(got.lines, got.text, got.start_line - 1)
         numbered, more = _paging(got, lines)
         # The blob goes through the scanner too: a git object id passes it unchanged, as
-        # kp_propose needs it.
+        # kp_propose needs it. A note with redacted values gets a receipt instead (shown_blob).
         named = {"candidates": others} if others else {}
         fields = {"frontmatter": reply.red.fields(got.frontmatter)}
-        data = reply.data(got.to_json() | numbered | named | fields)
+        blob = {"blob": redaction.shown_blob(got.blob, got.text, got.frontmatter)}
+        data = reply.data(got.to_json() | numbered | named | fields | blob)
+        receipt = "" if blob["blob"] == got.blob else ", a receipt of the note as redacted"
         if others:
             reply.say(f"The ref also names {', '.join(data['candidates'])}; this is {data['path']}.")
         reply.say(
             f"{data['path']} (kp_id {data['kp_id'] or 'none'}), page {got.page} of {got.pages}, lines "
-            f"{got.start_line}-{got.end_line}; blob {data['blob']} (pass it to kp_propose to change this note).{more}"
+            f"{got.start_line}-{got.end_line}; blob {data['blob']}{receipt} (pass it to kp_propose to change "
+            f"this note).{more}"
         )
         reply.say(NOTICE)
         reply.quote(data["path"], got.start_line, lines, kp_id=data["kp_id"], blob=data["blob"])

@@ -177,6 +177,11 @@ class RepoState:
             return None
         return index
 
+    def git_ignored(self, path: str) -> bool:
+        """Whether git ignores ``path`` (its ``.gitignore`` files, ``info/exclude``, the user's
+        excludes file): the same judgement the tree walk and ``kp_read`` make."""
+        return GitView(self.vault).file_ignored(path)
+
     def gitlink_on_path(self, path: str) -> str | None:
         """The first component of ``path`` (itself included) that is a submodule: a gitlink in the
         git index or in HEAD, or a folder of the work tree holding a repository of its own."""

@@ -429,3 +429,41 @@ def test_a_proposal_that_adds_a_secret_carries_a_warning_naming_its_kind(vault: 
     report = json.loads(checked.stdout)["proposals"][0]
     warned = _secret_warnings(report["findings"])
     assert warned and warned[0]["path"] == "notes/deploy.md", report
+
+
+def test_a_proposal_touching_a_file_git_ignores_is_kp010_and_tells_nothing_of_it(
+    vault: GitVault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """kp_read refuses a file git ignores; kp_propose must not answer for it either: a modify's
+    drift message would give the file's blob id (a four-digit PIN is found by hashing 10,000
+    guesses), a create's "already exists" would say which private files there are."""
+    import hashlib
+
+    monkeypatch.setenv("CURATOR_EMBEDDER", "fake")
+    vault.write(".gitignore", "private/\nsecret.md\n")
+    vault.write("a.md", note("kp:01J0000000000000000000AAAA", "A", "Alpha.\n"))
+    vault.commit("ignore private notes")
+    vault.write("private/pin.md", "PIN 4711\n")
+    vault.write("secret.md", "the diary\n")
+    pin = b"PIN 4711\n"
+    pin_blob = hashlib.sha1(b"blob %d\0" % len(pin) + pin).hexdigest()
+
+    async def scenario() -> list[str]:
+        outs = []
+        async with connect(vault.root) as c:
+            for change in (
+                {"op": "modify", "path": "private/pin.md", "blob": "0" * 40, "content": "x\n"},
+                {"op": "delete", "path": "private/pin.md", "blob": "0" * 40},
+                {"op": "create", "path": "secret.md", "content": "# Mine\n"},
+                {"op": "create", "path": "private/new.md", "content": "# New\n"},
+            ):
+                r = await c.call_tool("kp_propose", {"title": "t", "rationale": "r", "changes": [change]})
+                outs.append(text(r) + json.dumps(r.structured_content))
+        return outs
+
+    before = vault.git("status", "--porcelain", "--ignored").stdout
+    for out in anyio.run(scenario):
+        assert '"verdict": "rejected"' in out and "KP010" in out and "git ignores this path" in out, out
+        assert pin_blob[:12] not in out and "exists" not in out, out
+    assert vault.git("status", "--porcelain", "--ignored").stdout == before
+    assert not (vault.root / ".kp" / "proposals").exists() or not any((vault.root / ".kp" / "proposals").iterdir())

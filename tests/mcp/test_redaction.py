@@ -200,3 +200,75 @@ def test_the_corpus_of_secret_shapes_reaches_neither_the_agent_nor_a_remote_embe
     assert sent_before >= 2 and "Alpha links to" in sent and "alpha links" in sent  # it is the embedder in use
     assert [s for s in secrets if s in sent] == []
     assert [s for s in secrets if any(s in out or json.dumps(s)[1:-1] in out for out in outputs)] == []
+
+
+RECEIPT_NOTE = """---
+kp_id: kp:01J0000000000000000000RCPT
+title: Database
+password: |
+  Tr0ub4dor-prod-77
+---
+# Database
+
+DB_PASSWORD=sunshine2024
+"""
+
+
+def test_a_note_with_redacted_values_is_read_with_a_receipt_not_the_blob_that_would_confirm_a_guess(
+    vault: GitVault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The git blob id of a note is a hash of the bytes the agent sees plus the secret it does not:
+    given it, ``sunshine2024`` is found offline by hashing guesses. kp_read shows a receipt (a
+    hash of the redacted note) instead; kp_propose takes only that, and its drift message names
+    the receipt of the note as it is now, never its git id. A clean note keeps its git id."""
+    import hashlib
+
+    from tests.conftest import git
+
+    monkeypatch.setenv("CURATOR_EMBEDDER", "fake")
+    vault.write("db.md", RECEIPT_NOTE)
+    vault.write("clean.md", note("kp:01J0000000000000000000CLEN", "Clean", "Nothing hidden here.\n"))
+    vault.commit("a note with a password")
+    raw = git(vault.root, "hash-object", "db.md").stdout.strip()
+    clean_raw = git(vault.root, "hash-object", "clean.md").stdout.strip()
+
+    def guessed(guess: str) -> str:  # what an agent holding the redacted text would hash
+        body = RECEIPT_NOTE.replace("sunshine2024", guess).encode()
+        return hashlib.sha1(b"blob %d\0" % len(body) + body).hexdigest()
+
+    assert guessed("sunshine2024") == raw  # the attack works on the git id
+
+    def change(blob: str) -> dict[str, Any]:
+        return {"op": "modify", "path": "db.md", "blob": blob, "content": RECEIPT_NOTE + "\nRotated monthly.\n"}
+
+    async def scenario() -> tuple[dict[str, Any], str, dict[str, Any], dict[str, Any], str, str]:
+        async with connect(vault.root) as c:
+            r = await c.call_tool("kp_read", {"ref": "db.md"})
+            page, said = ok(r), text(r)
+            clean = ok(await c.call_tool("kp_read", {"ref": "clean.md"}))
+            by_git = await c.call_tool(
+                "kp_propose", {"title": "t", "rationale": "r", "changes": [change(raw)]}
+            )
+            by_receipt = ok(
+                await c.call_tool("kp_propose", {"title": "t", "rationale": "r", "changes": [change(page["blob"])]})
+            )
+            vault.write("db.md", RECEIPT_NOTE.replace("sunshine2024", "moonlight2025"))
+            drifted = await c.call_tool(
+                "kp_propose", {"title": "t", "rationale": "r", "changes": [change(page["blob"])]}
+            )
+            return page, said, clean, by_receipt, text(by_git) + json.dumps(by_git.structured_content), text(
+                drifted
+            ) + json.dumps(drifted.structured_content)
+
+    page, said, clean, by_receipt, by_git, drifted = anyio.run(scenario)
+    assert page["blob"] != raw and raw[:12] not in said + json.dumps(page)
+    assert "a receipt of the note as redacted" in said
+    assert clean["blob"] == clean_raw
+    assert by_receipt["verdict"] == "valid", by_receipt
+    # The refusal echoes the agent's own words and names the note by its receipt, never its git id.
+    assert f"it is now {page['blob'][:12]}" in by_git
+    # A change to the redacted value alone does not show (the receipt is of what the agent saw),
+    # and the git id of the new version is named nowhere.
+    new_raw = git(vault.root, "hash-object", "db.md").stdout.strip()
+    assert '"verdict": "valid"' in drifted and new_raw[:12] not in drifted
+    assert "sunshine2024" not in said + by_git and "Tr0ub4dor-prod-77" not in said + json.dumps(page)

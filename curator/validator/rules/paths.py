@@ -1,4 +1,4 @@
-"""KP002 path escapes, KP003 producer-owned paths, KP007 ``.kp/``, KP010 not a note.
+"""KP002 path escapes, KP003 producer-owned paths, KP007 ``.kp/``, KP010 not a note (a path git ignores included).
 
 Each path is judged by ``curator.vault.paths`` (the one judgement every surface uses) and
 then on the tree being validated: no symlink and no submodule on the way to it.
@@ -41,6 +41,10 @@ def path_findings(path: str, state: RepoState) -> list[Finding]:
         found.append(
             Finding("KP002", path, f"{gitlink} is a submodule (another repository); a proposal writes this vault only")
         )
+    if refusal is None and state.git_ignored(path):
+        # What git ignores is no note (the index, kp_read and the tree walk all say so), and a
+        # proposal's answer about it (its blob, whether it exists) would speak of a private file.
+        found.append(Finding("KP010", path, "git ignores this path (.gitignore), so it is not a note of the vault"))
     if refusal is not None:
         if refusal.kind == "curator":
             message = "touches .kp/ (proposals and config); change those with Curator's own commands"

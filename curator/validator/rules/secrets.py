@@ -43,8 +43,11 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
         if post is None:
             continue
         pre = view.pre_text if view.change.op == "modify" else None
-        yield from _in_lines(view, post, pre, _identity_line(post))
-        yield from _in_frontmatter(view, post, pre)
+        fields = list(_in_frontmatter(view, post, pre))
+        # A field warned for by its key is not warned for again by the lines its value spans.
+        covered = {n for _finding, lines in fields for n in lines}
+        yield from _in_lines(view, post, pre, _identity_line(post), covered)
+        yield from (finding for finding, _lines in fields)
 
 
 def _identity_line(text: str) -> int | None:
@@ -61,9 +64,12 @@ def _values(text: str, leaks_found: tuple[leaks.Leak, ...]) -> Counter[tuple[str
     return Counter((k.kind, lines[k.line][k.start : k.end]) for k in leaks_found)
 
 
-def _in_lines(view: ChangeView, post: str, pre: str | None, identity: int | None) -> Iterator[Finding]:
+def _in_lines(
+    view: ChangeView, post: str, pre: str | None, identity: int | None, covered: set[int]
+) -> Iterator[Finding]:
     """One warning a line that holds a secret the pre-image did not (the whole post-image is scanned,
-    so a key block added in the middle of a note is seen as one)."""
+    so a key block added in the middle of a note is seen as one); ``covered`` lines are a
+    frontmatter field's, warned for by its key."""
     found = leaks.scan(post)
     if not found:
         return
@@ -71,7 +77,7 @@ def _in_lines(view: ChangeView, post: str, pre: str | None, identity: int | None
     lines = post.split("\n")
     by_line: dict[int, set[str]] = {}
     for leak in found:
-        if leak.line == identity:
+        if leak.line == identity or leak.line in covered:
             continue
         value = (leak.kind, lines[leak.line][leak.start : leak.end])
         if before[value] > 0:
@@ -89,9 +95,10 @@ def _in_lines(view: ChangeView, post: str, pre: str | None, identity: int | None
         yield _finding(view.change.path, first + 1, sorted(kinds), where)
 
 
-def _in_frontmatter(view: ChangeView, post: str, pre: str | None) -> Iterator[Finding]:
+def _in_frontmatter(view: ChangeView, post: str, pre: str | None) -> Iterator[tuple[Finding, range]]:
     """Fields whose value is a secret only as the value of its key (a multi-line value, or one the
-    line scan cannot see as assigned), new or changed by the proposal."""
+    line scan cannot see as assigned), new or changed by the proposal; each with the 0-based lines
+    it spans (its key's line and the deeper lines below it)."""
     try:
         meta, split = frontmatter.read(post)
     except frontmatter.FrontmatterError:
@@ -111,7 +118,8 @@ def _in_frontmatter(view: ChangeView, post: str, pre: str | None) -> Iterator[Fi
         if line is not None and line in seen_in_lines and "\n" not in value:
             continue  # the line scan named it already
         shown, _ = redaction.redact(key)
-        yield _finding(view.change.path, None if line is None else line + 1, kinds, f"frontmatter field {shown!r}")
+        finding = _finding(view.change.path, None if line is None else line + 1, kinds, f"frontmatter field {shown!r}")
+        yield finding, range(0) if line is None else _extent(post.split("\n"), line, yaml_lines.stop)
 
 
 def _finding(path: str, line: int | None, kinds: list[str], where: str) -> Finding:
@@ -139,6 +147,18 @@ def _fields(value: Any, key: str = "") -> list[tuple[str, str]]:
         elif item is not None and where:
             out.append((where, item if isinstance(item, str) else str(item)))
     return out
+
+
+def _extent(lines: list[str], line: int, stop: int) -> range:
+    """The lines of the field set on ``line``: it and every line below it indented deeper (or blank)."""
+
+    def depth(text: str) -> int:
+        return len(text) - len(text.lstrip(" -"))
+
+    end = line + 1
+    while end < min(stop, len(lines)) and (not lines[end].strip() or depth(lines[end]) > depth(lines[line])):
+        end += 1
+    return range(line, end)
 
 
 def _line_of(text: str, key: str, within: range) -> int | None:
