@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import stat
+
+PRIVATE = 0o700
 
 
 def cache_root() -> str:
@@ -39,3 +43,22 @@ def private_root() -> str:
 def http_token_file(vault_root: str) -> str:
     """The file holding the bearer token of ``curator mcp --http`` for one vault."""
     return os.path.join(private_root(), "mcp-tokens", f"{vault_key(vault_root)}.token")
+
+
+def make_private(folder: str) -> None:
+    """Make ``folder`` (and each missing folder above it) readable by its user only, and take
+    group and other access off it when it exists and is the user's. An index holds every note's
+    text unredacted: a vault kept 0700 is no protection when its copy sits in a 0755 cache that
+    anyone on the machine can open with sqlite3. OSError when it cannot be made."""
+    missing = []
+    at = os.path.abspath(folder)
+    while not os.path.lexists(at):
+        missing.append(at)
+        at = os.path.dirname(at)
+    for made in reversed(missing):
+        # One made meanwhile by another process is judged below as any folder that exists.
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(made, PRIVATE)
+    st = os.stat(folder)
+    if stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and st.st_mode & 0o077:
+        os.chmod(folder, PRIVATE)

@@ -23,7 +23,7 @@ from typing import Any
 from curator.errors import ConfigError
 from curator.fsutil import write_atomic
 from curator.languages import known, normalise_code
-from curator.locations import default_index_dir
+from curator.locations import default_index_dir, make_private
 
 NORMALISATION_MODES = ("plain", "fold", "stem", "fold+stem")
 EMBEDDER_PROVIDERS = ("local", "openai", "ollama", "none")
@@ -346,5 +346,6 @@ def load(vault_root: str, *, use_cache: bool = True) -> Settings:
     settings = parse(raw)
     if use_cache:
         with contextlib.suppress(OSError):  # the cache only saves time
+            make_private(os.path.dirname(cache))  # the index's folder (locations.make_private)
             write_atomic(cache, json.dumps({"sha256": digest, "settings": settings.to_dict()}).encode("utf-8"))
     return settings

@@ -3,7 +3,9 @@
 C0 and C1 controls, DEL, the line and paragraph separators, the bidi marks, embeddings,
 overrides and isolates (text that reorders itself on screen, the "Trojan Source" set), and
 the lone surrogates that stand for undecodable bytes of a file name (``surrogateescape``),
-which no terminal encoding can write. The CLI shows them escaped, the review UI as styled
+which no terminal encoding can write; and the tag characters (U+E0000–U+E007F), invisible
+letters that spell an instruction a model reads and a person never sees ("ASCII smuggling";
+their one use in text, the subdivision flags, is given up). The CLI shows them escaped, the review UI as styled
 symbols, the librarian and the sources drop them, the validator refuses them in paths and
 in a manifest's text: each through this module, so all of them agree on what is unsafe.
 
@@ -16,7 +18,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-UNSAFE = "\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\udc80-\udcff"
+UNSAFE = "\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\udc80-\udcff\U000e0000-\U000e007f"
 """A regular-expression character class body (without the brackets)."""
 
 
@@ -51,6 +53,8 @@ def strip_unsafe(text: str, keep: str = "\n\t") -> str:
 def _escaped(n: int) -> str:
     if 0xDC80 <= n <= 0xDCFF:  # an undecodable file-name byte
         return f"\\x{n - 0xDC00:02x}"
+    if n > 0xFFFF:
+        return f"\\U{n:08x}"
     return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
 
 

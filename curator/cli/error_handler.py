@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from curator.errors import EXIT_INTERNAL, CuratorError, from_os_error
-from curator.locations import cache_root
+from curator.locations import cache_root, make_private
 from curator.output import one_line
 
 if TYPE_CHECKING:
@@ -62,8 +62,8 @@ def error_handler(passthrough: tuple[type[BaseException], ...] = ()) -> Iterator
         tb = traceback.format_exc()
         where = _log_path()
         try:
-            os.makedirs(os.path.dirname(where), exist_ok=True)
-            with open(where, "a", encoding="utf-8") as log:
+            make_private(os.path.dirname(where))  # a traceback may quote a note's text
+            with open(os.open(where, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600), "a") as log:
                 log.write(tb + "\n")
             told = f"traceback in {where}"
         except OSError:

@@ -29,6 +29,7 @@ from curator.index import db
 from curator.index.chunker import CHUNKER_VERSION
 from curator.index.db import SCHEMA_VERSION
 from curator.index.normalise import NORMALISATION_VERSION
+from curator.locations import make_private
 from curator.pids import alive
 from curator.vault.identity import new_ulid
 
@@ -88,6 +89,7 @@ def serving(index_dir: str) -> Epoch | None:
 
 def new(index_dir: str, fp: dict[str, Any]) -> Epoch:
     try:
+        make_private(index_dir)
         os.makedirs(os.path.join(index_dir, EPOCHS), exist_ok=True)
     except OSError as e:
         raise unwritable(index_dir, e) from None
@@ -169,7 +171,7 @@ def writer_lock(
     """
     path = os.path.join(index_dir, LOCK)
     try:
-        os.makedirs(index_dir, exist_ok=True)
+        make_private(index_dir)
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as e:
         raise unwritable(index_dir, e) from None
