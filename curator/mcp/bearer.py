@@ -86,11 +86,25 @@ def _refuse_inside_vault(folder: str, vault_root: str) -> None:
 
 
 def _private_folder(folder: str) -> bool:
-    """Make ``folder`` (and the folders above it that Curator owns) exist, owned by this user, mode
-    0700; True when it was open to others before."""
+    """Make ``folder`` and the folder above it (both Curator's own: ``curator/mcp-tokens``) exist,
+    owned by this user, mode 0700, under a base folder no other user may rename them in; True when
+    either was open to others before. A ``curator/`` planted by another user (a folder of theirs,
+    a symlink to one) would let them move ``mcp-tokens`` away and plant their own."""
     parent = os.path.dirname(folder)
-    if not os.path.lexists(parent):
-        os.makedirs(parent, PRIVATE_FOLDER, exist_ok=True)  # Curator's own: private as well
+    base = os.path.dirname(parent)
+    if not os.path.lexists(base):
+        os.makedirs(base, PRIVATE_FOLDER, exist_ok=True)
+    info = os.stat(base)
+    if info.st_mode & stat.S_IWOTH and not info.st_mode & stat.S_ISVTX:
+        raise WriteRefused(
+            f"{base} is writable by every user (and not sticky); the HTTP token is kept only where no one "
+            "else can move it: set XDG_RUNTIME_DIR or XDG_STATE_HOME to a folder of yours"
+        )
+    return _own_private(parent) | _own_private(folder)
+
+
+def _own_private(folder: str) -> bool:
+    """Make ``folder`` exist as a folder of this user's, mode 0700; True when it was open to others."""
     with contextlib.suppress(FileExistsError):
         os.mkdir(folder, PRIVATE_FOLDER)
     info = os.lstat(folder)

@@ -270,3 +270,35 @@ def test_a_token_folder_owned_by_another_user_is_refused(private: GitVault) -> N
     refused = curator(private.root, "mcp", "--http", "--port", str(free_port()))
     assert refused.returncode == 2 and "another user" in refused.stderr, refused.stderr
     assert refused.stderr.count("\n") == 1, refused.stderr
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root, to plant a folder as another user"
+)
+def test_a_curator_folder_another_user_planted_above_the_tokens_is_refused(private: GitVault, tmp_path: Path) -> None:
+    """In a shared runtime folder, a second user who makes ``curator/`` first (a folder of theirs,
+    or a symlink to one) could later move ``mcp-tokens`` away and plant their own: refused, as a
+    token folder of theirs is. A base folder anyone may write in and rename in is refused too."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)  # sticky, as /tmp is: others may create, not rename what is ours
+    planted = shared / "curator"
+    planted.mkdir()
+    os.chown(planted, 65534, 65534)
+    theirs = curator(private.root, "mcp", "--print-token", extra_env={"XDG_RUNTIME_DIR": str(shared)})
+    assert theirs.returncode == 2 and "another user" in theirs.stderr, theirs.stderr
+    planted.rmdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    planted.symlink_to(elsewhere)
+    linked = curator(private.root, "mcp", "--print-token", extra_env={"XDG_RUNTIME_DIR": str(shared)})
+    assert linked.returncode == 2 and "symlink" in linked.stderr, linked.stderr
+    assert list(elsewhere.iterdir()) == []
+    planted.unlink()
+    shared.chmod(0o777)  # writable by all, not sticky
+    loose = curator(private.root, "mcp", "--print-token", extra_env={"XDG_RUNTIME_DIR": str(shared)})
+    assert loose.returncode == 2 and "writable by every user" in loose.stderr, loose.stderr
+    shared.chmod(0o1777)
+    mine = curator(private.root, "mcp", "--print-token", extra_env={"XDG_RUNTIME_DIR": str(shared)})
+    assert mine.returncode == 0, mine.stderr
+    assert (shared / "curator").stat().st_mode & 0o777 == 0o700
