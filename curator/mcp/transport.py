@@ -8,6 +8,7 @@ token (``curator.mcp.bearer``), before the SDK reads a byte of its body.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -75,11 +76,100 @@ async def _unauthorized(send: Send, *, wrong: bool) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+REQUEST_SECONDS = 10.0
+"""How long a connection may take to send a request's headers, from its opening or from the end
+of its last response. uvicorn has no such limit (its keep-alive timer restarts on every byte),
+so without it a second user holds a connection open forever by sending half a request, and a
+thousand of them exhaust the server's file descriptors."""
+
+
+def _deadline_protocol() -> type:
+    """uvicorn's h11 protocol, with a connection closed when no request arrives in ``REQUEST_SECONDS``.
+
+    Hand-written because uvicorn offers no request-start timeout (encode/uvicorn#157). A request
+    whose headers arrived is never cut short: it has its cycle, and the check is whether a new
+    cycle began since the deadline was set."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class DeadlineProtocol(H11Protocol):
+        _deadline: Any = None
+        _armed_for: Any = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            self._armed_for = self.cycle
+            self._deadline = self.loop.call_later(REQUEST_SECONDS, self._expire)
+
+        def _expire(self) -> None:
+            if self.cycle is self._armed_for and not self.transport.is_closing():
+                self.transport.close()  # no request began in time: half a request is no request
+
+    return DeadlineProtocol
+
+
+def _more_descriptors() -> None:
+    """Raise the soft limit on open files to the hard one: a burst of connections then costs the
+    server no file descriptor it needs for the vault and the index (1,024 is a desktop's default)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 1 << 16 if hard == resource.RLIM_INFINITY else min(hard, 1 << 16)
+    if wanted > soft:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
 def serve(server: Any, port: int, token: str) -> None:
     """Serve ``server`` (an ``MCPServer``) over streamable HTTP on loopback until interrupted."""
     import anyio
     import uvicorn
 
+    _more_descriptors()
     app = server.streamable_http_app(streamable_http_path=PATH, host=HOST)
-    config = uvicorn.Config(BearerAuth(app, token), host=HOST, port=port, log_level="warning")
-    anyio.run(uvicorn.Server(config).serve)
+    config = uvicorn.Config(
+        BearerAuth(app, token), host=HOST, port=port, log_level="warning", http=_deadline_protocol()
+    )
+
+    async def run() -> None:
+        import asyncio
+
+        asyncio.get_running_loop().set_exception_handler(_out_of_descriptors)
+        await uvicorn.Server(config).serve()
+
+    anyio.run(run)
+
+
+_told_at = [0.0]
+
+
+def _out_of_descriptors(loop: Any, context: dict[str, Any]) -> None:
+    """The event loop's error handler: out of file descriptors (a burst of connections), asyncio
+    stops accepting for a moment and retries; that is said in one plain line, at most once a
+    minute. Through the logging handlers it would be a rich traceback, whose lazy import needs
+    a descriptor too: its failure inside the handler ended the server."""
+    import errno
+    import sys
+    import time
+
+    error = context.get("exception")
+    if isinstance(error, OSError) and error.errno in (errno.EMFILE, errno.ENFILE):
+        if time.monotonic() - _told_at[0] > 60:
+            _told_at[0] = time.monotonic()
+            with contextlib.suppress(OSError):
+                sys.stderr.write("curator mcp: out of file descriptors; new connections wait until some close\n")
+        return
+    loop.default_exception_handler(context)

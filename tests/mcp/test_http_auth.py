@@ -47,11 +47,11 @@ def private(vault: GitVault, monkeypatch: pytest.MonkeyPatch) -> GitVault:
 
 
 @contextlib.contextmanager
-def serving(vault: Path) -> Iterator[int]:
+def serving(vault: Path, *prefix: str) -> Iterator[int]:
     """`curator mcp --http` started by the vault's owner; yields its port once it accepts connections."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "curator", "--vault", str(vault), "mcp", "--http", "--port", str(port)],
+        [*prefix, sys.executable, "-m", "curator", "--vault", str(vault), "mcp", "--http", "--port", str(port)],
         env={**os.environ, **env()},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -302,3 +302,45 @@ def test_a_curator_folder_another_user_planted_above_the_tokens_is_refused(priva
     mine = curator(private.root, "mcp", "--print-token", extra_env={"XDG_RUNTIME_DIR": str(shared)})
     assert mine.returncode == 0, mine.stderr
     assert (shared / "curator").stat().st_mode & 0o777 == 0o700
+
+
+@pytest.mark.skipif(shutil.which("prlimit") is None, reason="prlimit (util-linux) is not installed")
+def test_half_requests_that_never_finish_are_closed_and_the_server_lives(private: GitVault) -> None:
+    """A second user needs no token to open connections: more than the server has file
+    descriptors for, each sending half a request's headers, used to hold every descriptor until
+    the server died (its error log needed one more). Each is closed once it has sent no whole
+    request for ``REQUEST_SECONDS`` (those the kernel held back while the server was full, once
+    accepted); the server keeps answering its owner."""
+    import select
+
+    from curator.mcp.transport import REQUEST_SECONDS
+
+    token = http_token(private.root)
+    auth = {"Authorization": f"Bearer {token}"}
+    with serving(private.root, "prlimit", "--nofile=128:128") as port:
+        idle = []
+        for _ in range(160):
+            try:
+                conn = socket.create_connection(("127.0.0.1", port), timeout=2)
+            except OSError:
+                break  # the listen backlog is full: the server accepts no more for now
+            conn.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and never the rest
+            idle.append(conn)
+        assert len(idle) >= 128, len(idle)  # more than the server has descriptors for
+        started, open_ = time.monotonic(), list(idle)
+        while open_ and time.monotonic() - started < 3 * REQUEST_SECONDS + 10:
+            ready, _, _ = select.select(open_, [], [], 1.0)
+            for conn in ready:
+                try:
+                    data = conn.recv(1024)
+                except OSError:
+                    data = b""  # reset by the server: closed too
+                if data == b"":
+                    open_.remove(conn)
+        waited = time.monotonic() - started
+        for conn in idle:
+            conn.close()
+        assert open_ == [], f"{len(open_)} of {len(idle)} still open after {waited:.0f}s"
+        assert waited > REQUEST_SECONDS - 1  # closed by the deadline, not at once
+        status, body = post(port, INITIALIZE, auth)
+        assert status == 200, body
