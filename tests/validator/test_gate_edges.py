@@ -299,3 +299,36 @@ def test_lookalikes_of_producer_paths_are_kp003(gv: GitVault, cli, path: str) ->
     pid = write_proposal(gv, [{"op": "create", "path": path}], files={path: plain_note(mint(), "Feed")})
     _, data = validate(cli, gv, pid)
     assert "KP003" in codes_of(data["proposals"][0]), data
+
+
+def test_a_committed_hunk_whose_header_lies_is_judged_where_it_applies_by_validate_commits(
+    tmp_path: Path, cli
+) -> None:
+    """The CI side of a lying header: a proposal committed with ``--no-verify`` whose hunk says
+    ``@@ -24`` (outside the managed region) while its lines match only at 17-19 (inside it) is
+    KP004 in ``validate --commits`` and in ``validate ULID``, named at the lines it applies to."""
+    from tests.gate_kit import REGION_LINES, region_note
+
+    v = new_vault(tmp_path / "v", {"notes/region.md": region_note("kp:01J00000000000000000000RGN")})
+    base = head(v)
+    lying = (
+        "diff --git a/notes/region.md b/notes/region.md\n"
+        "--- a/notes/region.md\n+++ b/notes/region.md\n"
+        "@@ -24,3 +24,3 @@\n - two\n-- three\n+- THREE\n - four\n"
+    )
+    blob = v.git("rev-parse", "HEAD:notes/region.md").stdout.strip()
+    pid = write_proposal(v, [{"op": "modify", "path": "notes/region.md", "base_blob": blob}], diff=lying)
+    v.git("add", "-A")
+    v.git("commit", "-q", "--no-verify", "-m", "a proposal with a lying hunk header")
+
+    r = cli("--vault", v.root, "validate", "--commits", f"{base}..HEAD", "--format", "json")
+    assert r.code == 1, r
+    (commit,) = json.loads(r.out)["commits"]
+    (in_ci,) = commit["proposals"]
+    code, report = validate(cli, v, pid)
+    (alone,) = report["proposals"]
+    for judged in (in_ci, alone):
+        kp004 = [f for f in judged["findings"] if f["code"] == "KP004"]
+        assert judged["ok"] is False and kp004, judged
+        assert all(REGION_LINES < f["line"] < REGION_LINES + 6 for f in kp004), kp004
+    assert commit["ok"] is False and code == 1
