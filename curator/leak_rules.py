@@ -199,8 +199,8 @@ def assignments(line: str) -> list[tuple[int, int]]:
             continue
         sep, at = m[3], m.end()
         nxt = line[at : at + 1]
-        if sep == ":" and (nxt in (":", "/") or (m[2] == "" and nxt not in " \t\"'`*")):
-            continue  # ::, a URL's scheme, or ``a:b`` in prose
+        if sep == ":" and (nxt in (":", "/") or (m[2] == "" and nxt not in " \t\"'`*" and not _tight_password(line, m.end(), names))):
+            continue  # ::, a URL's scheme, or ``a:b`` in prose (but ``password:Xk7pq2Lm``)
         if sep == "=" and nxt == "=" and line[at + 1 : at + 2] in (" ", '"', "'", ""):
             continue  # a comparison: password == "..."
         tight = sep == "=" and line[m.end(2) : m.end(2) + 1] == "=" and nxt not in " \t"
@@ -225,7 +225,29 @@ FLAG = re.compile(r"(?:^|(?<=\s))(--?[A-Za-z][\w\-]{0,40})[ \t]+([\"']?)([^\s\"'
 NETRC = re.compile(r"^\s*(?:password|passwd)\s+(\S{1,256})\s*$|\blogin\s+\S{1,256}\s+(?:password|passwd)\s+(\S{1,256})")
 CURL_USER = re.compile(r"(?:^|(?<=\s))(?:-u|--user)[ \t]+([\"']?)[^\s:\"']{1,128}:([^\s\"']{1,256})\1")
 MYSQL_P = re.compile(r"(?:^|(?<=\s))-p([^\s\"']\S{0,255}|'[^'\n]{1,256}'|\"[^\"\n]{1,256}\")")
+SSHPASS = re.compile(r"\bsshpass[ \t]+-p[ \t]*([\"']?)([^\s\"']{1,256})\1")
+TABLE_ROW = re.compile(r"\|[ \t]*\**([\w.\- ]{1,80}?)\**[ \t]*\|[ \t]*`?([^|`\s]{6,256})`?[ \t]*\|")
+"""A markdown table's key cell and the value cell beside it: ``| password | Xk7pq2LmW9 |``."""
+BARE_CREDENTIALS = re.compile(
+    r"(?<![\w/:@.%+\-])[\w.\-]{1,64}:([^\s:@/\"'`]{6,128})@[\w\-]{1,63}(?:\.[\w\-]{1,63})*\.[A-Za-z]{2,63}\b"
+)
+"""``user:password@host`` without a scheme (an scp or git remote, a pasted DSN): the URL rule's
+credentials, where no ``://`` announces them."""
 PGPASS = re.compile(r"\s*[\w.\-*]{1,253}:(?:\d{1,5}|\*):[\w.\-*]{1,63}:[\w.\-*@]{1,63}:([^\s:]{1,256})\s*")
+
+
+def _tight_password(line: str, at: int, names: str) -> bool:
+    """``password:FyIb1d0F2uWo``, no space after the colon: a password when the key says password
+    and the value mixes letters and digits (``a:b`` in prose, ``password:changeme``, a Windows
+    ``password:*`` prompt do not)."""
+    if names != "password":
+        return False
+    value = UNQUOTED.match(line, at)
+    return value is not None and len(value[0]) >= 8 and _letters_and_digits(value[0])
+
+
+def _letters_and_digits(value: str) -> bool:
+    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
 
 
 def _other_forms(line: str) -> list[tuple[int, int]]:
@@ -255,6 +277,16 @@ def _other_forms(line: str) -> list[tuple[int, int]]:
             m.span(m.lastindex or 1)
             for m in NETRC.finditer(line)
             if value_is_secret(m[m.lastindex or 1], "password", quoted=True)
+        ]
+    if "sshpass" in line:
+        found += [m.span(2) for m in SSHPASS.finditer(line) if value_is_secret(m[2], "password", quoted=True)]
+    if line.count("|") >= 3:  # a table documents types and words: only a value mixing letters and digits
+        found += _keyed((m for m in TABLE_ROW.finditer(line) if _letters_and_digits(m[2])), 1, 2, quoted=True)
+    if "@" in line and ":" in line:
+        found += [
+            m.span(1)
+            for m in BARE_CREDENTIALS.finditer(line)
+            if _letters_and_digits(m[1]) and value_is_secret(m[1], "password", quoted=True)
         ]
     pgpass = PGPASS.fullmatch(line) if line.count(":") >= 4 else None
     if pgpass and value_is_secret(pgpass[1], "password", quoted=True):

@@ -78,6 +78,8 @@ EXTRA: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("GitHub Token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9_]{36,}|github_pat_[A-Za-z0-9_]{22,})")),
     ("OpenAI-style Key", re.compile(r"\bsk-(?:proj-|live-|test-|ant-)?[A-Za-z0-9_\-]{20,}")),
     ("Stripe Access Key", re.compile(r"\b(?:[rs]k_(?:live|test)_[0-9A-Za-z]{24,}|whsec_[0-9A-Za-z]{24,})")),
+    ("age Secret Key", re.compile(r"\bAGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}\b")),
+    ("AWS Signature", re.compile(r"(?<=X-Amz-Signature=)[0-9a-f]{64}\b")),
     ("JSON Web Token", re.compile(r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*")),
 )
 SKIP_PLUGINS = {

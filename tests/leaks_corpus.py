@@ -397,6 +397,53 @@ def other_forms(rng: random.Random) -> Sample:
     return Sample(frame.format(s=secret, k=name), (secret,))
 
 
+def yaml_block(rng: random.Random) -> Sample:
+    """A value YAML writes below its key: a block scalar, or a list under a plural key."""
+    secret = password(rng)
+    frame = rng.choice(
+        (
+            "password: |\n  {s}\n",
+            "db:\n  password: >-\n    {s}\n  user: app\n",
+            "passwords:\n  - {s}\n",
+            "api_tokens:\n- '{s}'\n",
+        )
+    )
+    return Sample(frame.format(s=secret), (secret,))
+
+
+def _mixed(rng: random.Random) -> str:
+    """A password mixing letters and digits: what a table cell or a scheme-less ``user:pass@host``
+    must hold to count (a table documents types and words; ``note:thing@place`` is prose)."""
+    while True:
+        value = password(rng)
+        if any(c.isdigit() for c in value) and any(c.isalpha() for c in value):
+            return value.replace("|", "").replace("`", "").replace("@", "").replace(":", "").replace("/", "")
+
+
+def table_and_tight(rng: random.Random) -> Sample:
+    """A markdown table row, ``password:value`` with no space, sshpass, ``user:pass@host``."""
+    secret = _mixed(rng).replace("'", "").replace('"', "").replace(" ", "")
+    frame = rng.choice(
+        (
+            "| password | {s} |",
+            "| DB_PASSWORD | `{s}` | the production database |",
+            "password:{s}",
+            "sshpass -p '{s}' ssh deploy@build.example.com",
+            "git remote add origin deploy:{s}@git.example.com:shop.git",
+        )
+    )
+    return Sample(frame.format(s=secret), (secret,))
+
+
+def age_and_presigned(rng: random.Random) -> Sample:
+    if rng.random() < 0.5:
+        key = "AGE-SECRET-KEY-1" + _pick(rng, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L".upper(), 58)
+        return Sample(f"# created: 2026-11-02\n{key}", (key,))
+    sig = _pick(rng, "0123456789abcdef", 64)
+    url = f"https://shop.s3.amazonaws.com/a.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature={sig}"
+    return Sample(url, (sig,))
+
+
 SHAPES: dict[str, Callable[[random.Random], Sample]] = {
     "env KEY=value": env_assignment,
     "YAML key: value": yaml_assignment,
@@ -423,6 +470,9 @@ SHAPES: dict[str, Callable[[random.Random], Sample]] = {
     "Datadog": datadog,
     "Django SECRET_KEY": django,
     "XML, PHP, command lines": other_forms,
+    "YAML block values": yaml_block,
+    "tables, tight colons, sshpass, user:pass@host": table_and_tight,
+    "age key, S3 presigned URL": age_and_presigned,
 }
 
 
