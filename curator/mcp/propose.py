@@ -33,6 +33,7 @@ from curator.proposals.hunks import apply as apply_hunks
 from curator.proposals.manifest import Author
 from curator.settings import Settings
 from curator.validator.finding import Finding
+from curator.validator.rules.content import over_file_limit, over_proposal_limit
 from curator.validator.rules.paths import path_findings
 from curator.validator.state import RepoState
 from curator.vault.discover import Vault
@@ -226,8 +227,19 @@ def _stage(
     read_blobs: dict[str, bytes] = {}
     drafts: list[stage.Draft] = []
     problems: list[Finding] = []
+    given = sum(len((c.content or c.diff or "").encode("utf-8")) for c in changes)
+    whole = over_proposal_limit(".kp/proposals/" + ulid, given, settings.limits, "the proposal's changes")
+    if whole is not None:
+        return Outcome(ulid, False, [whole], revises=revises)
     for c in changes:
-        got = _draft(vault, c, minted, read_blobs)
+        # A content or diff over the file limit is refused before it is diffed or applied: the
+        # validator would refuse it anyway, after seconds of work on megabytes.
+        over = None
+        if c.content is not None:
+            over = over_file_limit(c.path, len(c.content.encode("utf-8")), settings.limits, "the new content")
+        elif c.diff is not None:
+            over = over_proposal_limit(c.path, len(c.diff.encode("utf-8")), settings.limits, "the diff")
+        got = over if over is not None else _draft(vault, c, minted, read_blobs)
         if isinstance(got, Finding):
             problems.append(got)
         else:

@@ -342,6 +342,18 @@ def _propose(**over: Any) -> dict[str, Any]:
             id="kp_propose-path-100KB",
         ),
         pytest.param(
+            "kp_propose",
+            _propose(changes=[{"op": "create", "path": f"notes/n{i}.md", "content": "# n\n"} for i in range(101)]),
+            "changes",
+            id="kp_propose-101-changes",
+        ),
+        pytest.param(
+            "kp_search",
+            {"query": "alpha " * 1000},
+            "query",
+            id="kp_search-query-6KB",
+        ),
+        pytest.param(
             "kp_search",
             {"query": "alpha", "tags": ["t"] * 10_000},
             "tag",
@@ -497,3 +509,37 @@ def test_a_file_name_with_invisible_tag_characters_is_no_note_and_reaches_no_age
     for out in anyio.run(scenario):
         assert not re.search("[\U000e0000-\U000e007f]", out), out
         assert "\\udb40" not in out  # nor in JSON's spelling of them
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        pytest.param([{"op": "create", "path": "notes/big.md", "content": "# Big\n" + "words " * 400_000}], id="2.4MB"),
+        pytest.param(
+            [{"op": "modify", "path": "notes/alpha.md", "blob": "0" * 40, "diff": "+x\n" * 4_000_000}], id="diff-12MB"
+        ),
+        pytest.param(
+            [{"op": "create", "path": f"notes/n{i}.md", "content": "x" * 900_000} for i in range(20)], id="20x900KB"
+        ),
+    ],
+)
+def test_a_proposal_over_the_size_limits_is_refused_before_it_is_diffed(
+    vault: GitVault, lexical: None, changes: list[dict[str, Any]]
+) -> None:
+    """Contents over ``limits.max_file_bytes``, a diff or a whole proposal over
+    ``limits.max_proposal_bytes``: KP009 at once, nothing staged, the server free for the next call."""
+
+    async def scenario() -> tuple[dict[str, Any], float, float]:
+        async with connect(vault.root) as c:
+            ok(await c.call_tool("kp_read", {"ref": "notes/alpha.md"}))
+            start = time.monotonic()
+            got = ok(await c.call_tool("kp_propose", _propose(changes=changes)))
+            took = time.monotonic() - start
+            start = time.monotonic()
+            ok(await c.call_tool("kp_read", {"ref": "notes/beta.md"}))
+            return got, took, time.monotonic() - start
+
+    got, took, after = anyio.run(scenario)
+    assert got["verdict"] == "rejected" and not got["staged"], got
+    assert [f["code"] for f in got["findings"]] == ["KP009"] and "over limits.max_" in got["findings"][0]["message"]
+    assert took < 3 and after < 2, (took, after)

@@ -15,6 +15,7 @@ from curator.unsafe import first_terminal_control
 from curator.validator.finding import Finding
 
 if TYPE_CHECKING:
+    from curator.settings import LimitSettings
     from curator.validator.state import RepoState
     from curator.validator.subject import ChangeView, Subject
 
@@ -23,15 +24,29 @@ def _kib(n: int) -> str:
     return f"{n / 1024:.0f} KiB" if n < 1024 * 1024 else f"{n / (1024 * 1024):.1f} MiB"
 
 
+def over_file_limit(path: str, size: int, limits: LimitSettings, what: str = "the result") -> Finding | None:
+    """KP009 when one file of ``size`` bytes is over ``limits.max_file_bytes``: what the rule says
+    of a proposal's file, and what ``kp_propose`` says before it diffs a content that big."""
+    if size <= limits.max_file_bytes:
+        return None
+    return Finding("KP009", path, f"{what} is {_kib(size)}, over limits.max_file_bytes ({_kib(limits.max_file_bytes)})")
+
+
+def over_proposal_limit(path: str, size: int, limits: LimitSettings, what: str = "the proposal") -> Finding | None:
+    """KP009 when ``size`` bytes are over ``limits.max_proposal_bytes`` (a proposal, or a diff given for one)."""
+    if size <= limits.max_proposal_bytes:
+        return None
+    return Finding(
+        "KP009", path, f"{what} holds {_kib(size)}, over limits.max_proposal_bytes ({_kib(limits.max_proposal_bytes)})"
+    )
+
+
 def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
     limits = state.settings.limits
     p = subject.proposal
-    if p.total_bytes > limits.max_proposal_bytes:
-        yield Finding(
-            "KP009",
-            p.rel_dir,
-            f"the proposal holds {_kib(p.total_bytes)}, over limits.max_proposal_bytes ({_kib(limits.max_proposal_bytes)})",
-        )
+    too_big = over_proposal_limit(p.rel_dir, p.total_bytes, limits)
+    if too_big is not None:
+        yield too_big
     if subject.diff_not_utf8:
         yield Finding("KP009", f"{p.rel_dir}/{DIFF}", "changes.diff is not UTF-8; notes are UTF-8 text")
     for rel, stored in sorted(p.files.items()):
@@ -56,13 +71,9 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
         post = view.post_text if view.change.op == "modify" else None
         if post is None:
             continue
-        size = len(post.encode("utf-8"))
-        if size > limits.max_file_bytes:
-            yield Finding(
-                "KP009",
-                view.change.path,
-                f"the result is {_kib(size)}, over limits.max_file_bytes ({_kib(limits.max_file_bytes)})",
-            )
+        over = over_file_limit(view.change.path, len(post.encode("utf-8")), limits)
+        if over is not None:
+            yield over
         if "\x00" in post:
             yield Finding("KP009", view.change.path, "the result contains NUL bytes; notes are text")
     for view in subject.changes:
