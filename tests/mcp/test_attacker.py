@@ -142,6 +142,7 @@ def test_a_file_name_with_a_newline_never_reaches_the_agent_unframed(evil_name: 
                 ("kp_search", {"query": "zebrafish", "mode": "lexical"}),
                 ("kp_read", {"ref": "kp:01J0000000000000000000EVIL"}),
                 ("kp_relate", {"ref": "kp:01J0000000000000000000EVIL"}),
+                ("kp_read", {"ref": EVIL_NAME}),  # by its path: refused, the path escaped in the error
             ):
                 r = await c.call_tool(name, args)
                 got.append((text(r), r.structured_content))
