@@ -8,8 +8,13 @@ token (``curator.mcp.bearer``), before the SDK reads a byte of its body.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import errno
 import json
+import resource
+import sys
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -124,7 +129,6 @@ def _deadline_protocol() -> type:
 def _more_descriptors() -> None:
     """Raise the soft limit on open files to the hard one: a burst of connections then costs the
     server no file descriptor it needs for the vault and the index (1,024 is a desktop's default)."""
-    import resource
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = 1 << 16 if hard == resource.RLIM_INFINITY else min(hard, 1 << 16)
@@ -145,7 +149,6 @@ def serve(server: Any, port: int, token: str) -> None:
     )
 
     async def run() -> None:
-        import asyncio
 
         asyncio.get_running_loop().set_exception_handler(_out_of_descriptors)
         await uvicorn.Server(config).serve()
@@ -161,9 +164,6 @@ def _out_of_descriptors(loop: Any, context: dict[str, Any]) -> None:
     stops accepting for a moment and retries; that is said in one plain line, at most once a
     minute. Through the logging handlers it would be a rich traceback, whose lazy import needs
     a descriptor too: its failure inside the handler ended the server."""
-    import errno
-    import sys
-    import time
 
     error = context.get("exception")
     if isinstance(error, OSError) and error.errno in (errno.EMFILE, errno.ENFILE):
