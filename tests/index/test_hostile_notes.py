@@ -8,10 +8,12 @@ import json
 import time
 from pathlib import Path
 
+import anyio
 import pytest
 
 from tests.conftest import GitVault
 from tests.gate_kit import curator, new_vault, plain_note
+from tests.mcp.harness import connect, ok, text
 
 # 9 aliases a level: 358 bytes, 531,441 strings once expanded. Each level more is nine times the
 # work: measured here, 7 levels (404 bytes) took `curator index` 4.8 s and 200 MB, 8 levels 29 s
@@ -101,3 +103,33 @@ def test_indexing_and_reading_a_note_is_linear_in_its_length(
         if ratio < BOUND or big > 1.0:
             break
     assert ratio < BOUND, f"{unit!r}: {4 * n} repetitions cost {ratio:.1f}x what {n} did"
+
+
+@pytest.mark.parametrize("shape", sorted(BOMBS))
+def test_the_mcp_server_s_background_reconcile_skips_an_exploding_note_and_keeps_answering(
+    hv: GitVault, monkeypatch: pytest.MonkeyPatch, shape: str
+) -> None:
+    """The issue's case: the server's own reconcile read the bomb and every call after waited on it."""
+    monkeypatch.setenv("CURATOR_EMBEDDER", "fake")
+
+    async def scenario() -> float:
+        async with connect(hv.root) as c:
+            assert ok(await c.call_tool("kp_search", {"query": "zebrafish", "mode": "lexical"}))["hits"] == []
+            hv.write("notes/bomb.md", BOMBS[shape])
+            hv.write("notes/zebra.md", plain_note("kp:01J0000000000000000000ZEBR", "Zebra", "Zebrafish regrow fins.\n"))
+            start = anyio.current_time()
+            while anyio.current_time() - start < 45:
+                asked = anyio.current_time()
+                hits = ok(await c.call_tool("kp_search", {"query": "zebrafish", "mode": "lexical"}))["hits"]
+                assert anyio.current_time() - asked < 10, "a search waited on the bomb"
+                if hits:
+                    assert [h["path"] for h in hits] == ["notes/zebra.md"]
+                    refused = await c.call_tool("kp_read", {"ref": "notes/bomb.md"})
+                    assert refused.is_error and "\n" not in text(refused).strip()
+                    still = ok(await c.call_tool("kp_search", {"query": "ordinary", "mode": "lexical"}))["hits"]
+                    assert [h["path"] for h in still] == ["notes/plain.md"]
+                    return anyio.current_time() - start
+                await anyio.sleep(0.2)
+            raise AssertionError("the note written beside the bomb never showed up")
+
+    assert anyio.run(scenario) < 45
