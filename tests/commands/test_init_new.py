@@ -45,6 +45,18 @@ def test_new_refuses_a_folder_outside_the_vault(vault, cli) -> None:
     assert not (vault.root.parent / "escape").exists()
 
 
+@pytest.mark.parametrize("folder", [".trash", ".trash/old", ".kp", ".kp/proposals", ".git/hooks", ".GIT", ".obsidian", ".github/workflows"])
+def test_new_refuses_a_folder_where_no_note_goes(vault, cli, folder: str) -> None:
+    """The folder is judged as the index, the hook and kp_propose judge a note's path: a note
+    `new` made under an excluded folder would be no note to any of them."""
+    before = sorted(p.relative_to(vault.root).as_posix() for p in vault.root.rglob("*") if ".git/" not in str(p))
+    r = cli("--vault", vault.root, "new", "Kept out", "--dir", folder)
+    assert r.code == 2 and "--dir must be a folder inside the vault where notes go" in r.err, r
+    assert len(r.err.strip().splitlines()) == 1
+    after = sorted(p.relative_to(vault.root).as_posix() for p in vault.root.rglob("*") if ".git/" not in str(p))
+    assert after == before
+
+
 def test_new_never_makes_a_name_that_differs_only_in_case(vault, cli) -> None:
     vault.write("de/Kochen.md", "# Kochen\n")
     r = cli("--vault", vault.root, "--json", "new", "Kochen", "--dir", "de")

@@ -127,6 +127,16 @@ from mcp.client import Client
 
 print("CLIENT-RAN", flush=True)
 
+def plain_status(url):
+    import http.client, urllib.parse
+    u = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+    conn.request("POST", u.path, body=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+                 headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
+    print("STATUS", conn.getresponse().status, flush=True)
+
+plain_status(sys.argv[1])
+
 async def main(url):
     async with Client(url) as c:
         read = await c.call_tool("kp_read", {"ref": "notes/private.md"})
@@ -181,6 +191,7 @@ def test_another_user_cannot_read_the_vault_through_the_http_server(private: Git
         )
     out = attacker.stdout
     assert "CLIENT-RAN" in out, (out, attacker.stderr)  # the second user's client did run
+    assert "STATUS 401" in out, out  # refused for want of the token, not for some other reason
     assert "PLAN-OCTOBER-7731" not in out, out
     proposals = private.root / ".kp" / "proposals"
     staged = sorted(p.name for p in proposals.iterdir()) if proposals.exists() else []
