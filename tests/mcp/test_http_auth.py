@@ -355,3 +355,19 @@ def test_half_requests_that_never_finish_are_closed_and_the_server_lives(private
         assert waited > REQUEST_SECONDS - 1  # closed by the deadline, not at once
         status, body = post(port, INITIALIZE, auth)
         assert status == 200, body
+
+
+def test_the_readme_s_client_config_opens_the_server(private: GitVault) -> None:
+    """The README's JSON for an HTTP client, with the printed token put where it says: the
+    headers it names are the ones the server takes, at the URL's path."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("`curator mcp --http --print-token` prints; put it in the client's JSON config:", 1)[1]
+    config = json.loads(block.split("```json\n", 1)[1].split("\n```", 1)[0])
+    assert config["type"] == "http" and config["url"] == "http://127.0.0.1:8765/mcp", config
+    with serving(private.root) as port:
+        token = http_token(private.root)
+        headers = {k: v.replace("<token>", token) for k, v in config["headers"].items()}
+        status, body = post(port, INITIALIZE, headers)
+        bare = post(port, INITIALIZE)
+    assert status == 200 and '"serverInfo"' in body, (status, body)
+    assert bare[0] == 401, bare
