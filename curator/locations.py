@@ -45,20 +45,27 @@ def http_token_file(vault_root: str) -> str:
     return os.path.join(private_root(), "mcp-tokens", f"{vault_key(vault_root)}.token")
 
 
-def make_private(folder: str) -> None:
-    """Make ``folder`` (and each missing folder above it) readable by its user only, and take
-    group and other access off it when it exists and is the user's. An index holds every note's
-    text unredacted: a vault kept 0700 is no protection when its copy sits in a 0755 cache that
-    anyone on the machine can open with sqlite3. OSError when it cannot be made."""
+def make_missing_private(folder: str) -> None:
+    """Make each missing folder of ``folder``'s path, mode 0700; leave the ones that exist as they
+    are. ``os.makedirs(mode=)`` gives the mode to the last folder only: the ones between get the
+    umask's, and under ``umask 000`` that is a ``~/.local`` anyone may write in."""
     missing = []
     at = os.path.abspath(folder)
     while not os.path.lexists(at):
         missing.append(at)
         at = os.path.dirname(at)
     for made in reversed(missing):
-        # One made meanwhile by another process is judged below as any folder that exists.
+        # One made meanwhile by another process is judged after as any folder that exists.
         with contextlib.suppress(FileExistsError):
             os.mkdir(made, PRIVATE)
+
+
+def make_private(folder: str) -> None:
+    """Make ``folder`` (and each missing folder above it) readable by its user only, and take
+    group and other access off it when it exists and is the user's. An index holds every note's
+    text unredacted: a vault kept 0700 is no protection when its copy sits in a 0755 cache that
+    anyone on the machine can open with sqlite3. OSError when it cannot be made."""
+    make_missing_private(folder)
     st = os.stat(folder)
     if stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and st.st_mode & 0o077:
         os.chmod(folder, PRIVATE)

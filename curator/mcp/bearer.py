@@ -27,7 +27,7 @@ import stat
 
 from curator.errors import WriteRefused
 from curator.fsutil import create_exclusive, write_atomic
-from curator.locations import http_token_file
+from curator.locations import http_token_file, make_missing_private
 
 TOKEN_BYTES = 32
 SHAPE = re.compile(r"[A-Za-z0-9_\-]{43,128}")
@@ -92,8 +92,7 @@ def _private_folder(folder: str) -> bool:
     a symlink to one) would let them move ``mcp-tokens`` away and plant their own."""
     parent = os.path.dirname(folder)
     base = os.path.dirname(parent)
-    if not os.path.lexists(base):
-        os.makedirs(base, PRIVATE_FOLDER, exist_ok=True)
+    make_missing_private(base)
     info = os.stat(base)
     if info.st_mode & stat.S_IWOTH and not info.st_mode & stat.S_ISVTX:
         raise WriteRefused(

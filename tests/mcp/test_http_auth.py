@@ -246,6 +246,31 @@ def test_the_token_is_private_outside_the_vault_and_one_per_vault(private: GitVa
     assert same == file and fresh != token and file.read_text().strip() == fresh
 
 
+def test_under_umask_000_every_folder_made_for_the_token_is_private(private: GitVault, tmp_path: Path) -> None:
+    """No runtime folder and a new home: the state folders between home and the token are made
+    too, and each is the user's alone, whatever the umask would have given them."""
+    home = tmp_path / "home"
+    home.mkdir(mode=0o700)
+    script = "import os, runpy, sys; os.umask(0); sys.argv = ['curator', *sys.argv[1:]]; runpy.run_module('curator', run_name='__main__')"
+    environ = {k: v for k, v in {**os.environ, **env()}.items() if k not in ("XDG_RUNTIME_DIR", "XDG_STATE_HOME")}
+    got = subprocess.run(
+        [sys.executable, "-c", script, "--vault", str(private.root), "--json", "mcp", "--http", "--print-token"],
+        env={**environ, "HOME": str(home)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert got.returncode == 0, got.stderr
+    file = Path(json.loads(got.stdout)["file"])
+    assert home in file.parents
+    made = [p for p in file.parents if home in p.parents]
+    assert [p.relative_to(home).as_posix() for p in made][-1] == ".local", made
+    assert {p.relative_to(home).as_posix(): oct(p.stat().st_mode & 0o777) for p in made} == {
+        p.relative_to(home).as_posix(): "0o700" for p in made
+    }
+    assert file.stat().st_mode & 0o777 == 0o600
+
+
 def test_a_token_others_could_read_is_replaced_not_reused(private: GitVault) -> None:
     token, file = token_of(private.root)
     file.chmod(0o644)
