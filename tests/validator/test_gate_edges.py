@@ -160,6 +160,30 @@ def test_a_create_under_a_submodule_is_kp002(gv: GitVault, tmp_path: Path, cli) 
     assert any(f["code"] == "KP002" and f["path"] == "lib/new.md" for f in found), found
 
 
+@pytest.mark.parametrize("op", ["create", "modify", "delete"])
+def test_a_change_at_a_submodule_s_own_path_is_kp002(gv: GitVault, tmp_path: Path, cli, op: str) -> None:
+    """A gitlink named like a note (``vendored.md``, mode 160000): its path is no note's either."""
+    sub = make_git_vault(tmp_path / "upstream")
+    sub.write("README.md", "# upstream\n")
+    sub.commit("upstream")
+    gv.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub.root), "vendored.md")
+    gv.commit("add a submodule named like a note")
+    gitlink = gv.git("ls-files", "-s", "vendored.md").stdout.split()
+    assert gitlink[0] == "160000"
+    text = plain_note(mint(), "Over the submodule")
+    change: dict[str, str] = {"op": op, "path": "vendored.md"}
+    diff = ""
+    if op != "create":
+        change["base_blob"] = gitlink[1]
+    if op == "modify":
+        diff = "--- a/vendored.md\n+++ b/vendored.md\n@@ -1 +1 @@\n-Subproject commit " + gitlink[1] + "\n+# Flat\n"
+    pid = write_proposal(gv, [change], diff=diff, files={"vendored.md": text} if op == "create" else None)
+    _, data = validate(cli, gv, pid)
+    found = data["proposals"][0]["findings"]
+    assert any(f["code"] == "KP002" and f["path"] == "vendored.md" for f in found), found
+    assert data["proposals"][0]["ok"] is False
+
+
 # 5 ------------------------------------------------------------------------------------------
 
 _ID = "kp:01J00000000000000000SPELLD"
