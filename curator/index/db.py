@@ -211,6 +211,22 @@ def has_vectors(conn: apsw.Connection) -> bool:
 CORRUPT = (apsw.CorruptError, apsw.NotADBError, apsw.SQLError)
 
 
+# SQLite's codes for a write the file system refused: the shared-memory file could not grow
+# (the first thing a reader of a WAL database does, so a full disk fails a search too), a page
+# could not be written, synced or truncated. The disk is full or failing; the file is not damaged.
+_WRITE_REFUSED = frozenset(
+    apsw.mapping_extended_result_codes[f"SQLITE_IOERR_{name}"]
+    for name in ("SHMSIZE", "SHMOPEN", "SHMMAP", "WRITE", "FSYNC", "DIR_FSYNC", "TRUNCATE", "MMAP")
+)
+
+
+def out_of_room(e: BaseException) -> bool:
+    """SQLite's word that it could not write (a full disk), which is never damage to the file."""
+    return isinstance(e, apsw.FullError) or (
+        isinstance(e, apsw.IOError) and getattr(e, "extendedresult", None) in _WRITE_REFUSED
+    )
+
+
 def is_corruption(e: BaseException) -> bool:
     """SQLite's own word that the file is damaged (not a busy lock or a bad query)."""
     if isinstance(e, apsw.CorruptError | apsw.NotADBError):

@@ -10,6 +10,7 @@ they still match, the database is trusted without a full integrity check.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import json
@@ -210,12 +211,17 @@ def writer_lock(
         os.close(fd)
 
 
-def unwritable(index_dir: str, e: OSError) -> IndexUnwritable:
+def unwritable(index_dir: str, e: BaseException) -> IndexUnwritable:
     """The one-line error for an index folder Curator cannot create or write."""
-    why = e.strerror or str(e)
+    full = db.out_of_room(e) or (isinstance(e, OSError) and e.errno == errno.ENOSPC)
+    if db.out_of_room(e):
+        why = f"no space left on device (SQLite: {e})"
+    else:
+        why = (e.strerror if isinstance(e, OSError) else None) or str(e)
     return IndexUnwritable(
         f"cannot write the index folder {index_dir}: {why}",
-        hint="make it writable, or choose another with --index-dir or CURATOR_INDEX_DIR",
+        hint=f"{'free some space there' if full else 'make it writable'}, "
+        "or choose another with --index-dir or CURATOR_INDEX_DIR",
     )
 
 

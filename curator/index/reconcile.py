@@ -212,10 +212,12 @@ def reconcile(
 def _raise_unwritable(index_dir: str, e: BaseException) -> None:
     """A read-only file system or folder is the environment's doing: one line, exit 2."""
 
-    if isinstance(e, apsw.ReadOnlyError | apsw.CantOpenError) or (
-        isinstance(e, OSError) and e.errno in (errno.EACCES, errno.EROFS, errno.EPERM, errno.ENOTDIR, errno.ENOSPC)
+    if (
+        isinstance(e, apsw.ReadOnlyError | apsw.CantOpenError)
+        or db.out_of_room(e)
+        or (isinstance(e, OSError) and e.errno in (errno.EACCES, errno.EROFS, errno.EPERM, errno.ENOTDIR, errno.ENOSPC))
     ):
-        raise epochs.unwritable(index_dir, e if isinstance(e, OSError) else OSError(str(e))) from None
+        raise epochs.unwritable(index_dir, e) from None
 
 
 def _reconcile(
@@ -250,6 +252,8 @@ def _reconcile(
             try:
                 conn = open_checked(ep)
             except (apsw.CorruptError, apsw.NotADBError, apsw.SQLError, apsw.IOError) as e:
+                if db.out_of_room(e):
+                    raise  # a full disk, not a damaged epoch: it serves again once there is room
                 where = epochs.quarantine(ep)
                 report.warnings.append(f"the index was corrupt ({e}); moved it to {where} and rebuilt it")
                 ep = None

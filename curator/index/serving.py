@@ -54,6 +54,10 @@ def open_serving(vault: Vault, settings: Settings, index_dir: str, *, refresh: b
         mismatch, base_url = _mismatch(settings, conn)
     except (apsw.CorruptError, apsw.NotADBError, apsw.SQLError) as e:
         raise IndexCorrupt(f"the index is corrupt ({e})", hint="run `curator index` to rebuild it") from None
+    except (apsw.FullError, apsw.IOError) as e:
+        if db.out_of_room(e):
+            raise epochs.unwritable(index_dir, e) from None
+        raise
     if mismatch:
         warnings.append(mismatch)
     return Opened(conn, ep, warnings, base_url)

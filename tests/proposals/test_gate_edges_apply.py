@@ -273,7 +273,8 @@ def _in_private_mounts(script: str, timeout: float = 120) -> subprocess.Complete
 def _curator_line(vault: Path, args: list[str], out: Path) -> str:
     """A shell line running curator on ``vault``, its exit code and stderr saved under ``out``."""
     cmd = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "curator", "--vault", str(vault), *args])
-    return f"{cmd} >/dev/null 2>{shlex.quote(str(out))}.err && echo 0 >{shlex.quote(str(out))}.rc || echo $? >{shlex.quote(str(out))}.rc"
+    o = shlex.quote(str(out))
+    return f"{cmd} >{o}.out 2>{o}.err && echo 0 >{o}.rc || echo $? >{o}.rc"
 
 
 def _result(out: Path) -> subprocess.CompletedProcess[str]:
@@ -371,3 +372,54 @@ def test_a_full_disk_is_an_environment_error_and_leaves_no_lock(av: GitVault, tm
     assert "curator.lock" not in (tmp_path / "gitdir.txt").read_text().split()
     freed = _result(out2)
     assert freed.returncode == 0, freed.stderr  # with room again, the decision goes through
+
+
+@needs_root
+def test_a_full_disk_in_the_index_folder_is_an_environment_error_and_the_index_serves_on(
+    av: GitVault, tmp_path: Path
+) -> None:
+    """The cache (where the index lives) on a tiny file system: filled, `curator index` says so in
+    one line, as search does, and the epoch it had is kept; with room again, both work."""
+    mnt = tmp_path / "cache"
+    mnt.mkdir()
+    m = shlex.quote(str(mnt))
+    av.write("notes/zebra.md", plain_note("kp:01J0000000000000000000ZEBR", "Zebra", "Zebrafish regrow fins.\n"))
+    outs = {name: tmp_path / name for name in ("first", "full", "search", "index-full", "freed", "found")}
+
+    def line(name: str, args: list[str]) -> str:
+        return _curator_line(av.root, args, outs[name])
+
+    script = "\n".join(
+        [
+            f"mount -t tmpfs -o size=4m tmpfs {m}",
+            f"export XDG_CACHE_HOME={m}",
+            f"mv {shlex.quote(str(av.root / 'notes' / 'zebra.md'))} {shlex.quote(str(tmp_path / 'zebra.md'))}",
+            line("first", ["index"]),
+            f"dd if=/dev/zero of={m}/fill bs=4k 2>/dev/null || true",
+            f"mv {shlex.quote(str(tmp_path / 'zebra.md'))} {shlex.quote(str(av.root / 'notes' / 'zebra.md'))}",
+            line("full", ["index", "rebuild"]),
+            line("search", ["search", "alpha", "--mode", "lexical"]),
+            line("index-full", ["index"]),
+            f"rm {m}/fill",
+            line("freed", ["index"]),
+            line("found", ["search", "zebrafish", "--mode", "lexical"]),
+        ]
+    )
+    env_ok = _in_private_mounts(script)
+    assert env_ok.returncode == 0, env_ok.stderr
+    assert _result(outs["first"]).returncode == 0, _result(outs["first"]).stderr
+    full = _result(outs["full"])
+    _one_line_environment_error(full)
+    assert "space" in full.stderr.lower(), full.stderr
+    # A reader of the WAL database must grow its shared-memory file first: on a full disk that
+    # is SQLite's "disk I/O error", said as what it is, and never taken for a damaged index.
+    for name in ("search", "index-full"):
+        refused = _result(outs[name])
+        _one_line_environment_error(refused)
+        said = refused.stderr.lower()
+        assert "no space left" in said and "free some space" in said and "corrupt" not in said, refused.stderr
+    freed = _result(outs["freed"])
+    assert freed.returncode == 0 and "corrupt" not in freed.stderr, freed.stderr
+    found = Path(f"{outs['found']}.out").read_text()
+    assert "notes/zebra.md" in found and _result(outs["found"]).returncode == 0, found
+    assert not list(mnt.glob("**/*quarantine*")) and not list(mnt.glob("**/*.corrupt*"))
