@@ -423,3 +423,39 @@ def test_a_full_disk_in_the_index_folder_is_an_environment_error_and_the_index_s
     found = Path(f"{outs['found']}.out").read_text()
     assert "notes/zebra.md" in found and _result(outs["found"]).returncode == 0, found
     assert not list(mnt.glob("**/*quarantine*")) and not list(mnt.glob("**/*.corrupt*"))
+
+
+@needs_root
+@pytest.mark.parametrize("name", sorted(READ_ONLY_COMMANDS))
+def test_a_full_vault_disk_is_an_environment_error_and_loses_nothing(av: GitVault, tmp_path: Path, name: str) -> None:
+    """Every command that writes the vault, on a file system with no room left: one line, exit 2,
+    and the uncommitted edit it was given is still there, byte for byte."""
+    pid = _modify_alpha(av)
+    edited = av.read("notes/beta.md") + "an edit to propose\n"
+    av.write("notes/beta.md", edited)
+    mnt = tmp_path / "small"
+    mnt.mkdir()
+    vault = mnt / "v"
+    out = tmp_path / "result"
+    m, v = shlex.quote(str(mnt)), shlex.quote(str(vault))
+    args = [a.replace("{pid}", pid) for a in READ_ONLY_COMMANDS[name]]
+    kept = tmp_path / "kept"
+    script = "\n".join(
+        [
+            f"mount -t tmpfs -o size=8m tmpfs {m}",
+            f"cp -a {shlex.quote(str(av.root))} {v}",
+            f"export XDG_CACHE_HOME={shlex.quote(str(tmp_path / 'cache'))}",
+            _curator_line(vault, ["index"], tmp_path / "indexed"),
+            f"dd if=/dev/zero of={m}/fill bs=4k 2>/dev/null || true",
+            _curator_line(vault, args, out),
+            f"cp {v}/notes/beta.md {shlex.quote(str(kept))}",
+            f"ls -a {v}/.git > {shlex.quote(str(tmp_path / 'gitdir.txt'))}",
+        ]
+    )
+    env_ok = _in_private_mounts(script)
+    assert env_ok.returncode == 0, env_ok.stderr
+    r = _result(out)
+    _one_line_environment_error(r)
+    assert "space" in r.stderr.lower(), r.stderr
+    assert kept.read_text() == edited
+    assert "curator.lock" not in (tmp_path / "gitdir.txt").read_text().split()
