@@ -31,8 +31,8 @@ from curator.proposals import events as events_mod
 from curator.proposals import store, trailers
 from curator.proposals.diff import reanchor
 from curator.proposals.filters import smudge
-from curator.proposals.hunks import HunkConflict
-from curator.proposals.hunks import apply as apply_hunks
+from curator.proposals.hunks import HunkConflict, same_places
+from curator.proposals.hunks import place as place_hunks
 from curator.proposals.layout import EVENTS, PROPOSALS_DIR
 from curator.settings import Settings
 from curator.validator.state import RepoState
@@ -63,14 +63,21 @@ def _commit_bytes(view: ChangeView, result: bytes | None, head_bytes: bytes | No
         return None
     if head_bytes is not None and view.current_bytes == head_bytes:
         return result
-    assert view.patch is not None
+    assert view.patch is not None and view.current_bytes is not None
+    separate = Conflict(
+        f"{c.path} has uncommitted edits the change cannot be separated from",
+        hint="commit or stash your edits to it, then apply again",
+    )
     try:
-        return apply_hunks((head_bytes or b"").decode("utf-8"), view.patch.hunks).encode("utf-8")
+        head_text = (head_bytes or b"").decode("utf-8")
+        committed, placed = place_hunks(head_text, view.patch.hunks)
     except (HunkConflict, UnicodeDecodeError):
-        raise Conflict(
-            f"{c.path} has uncommitted edits the change cannot be separated from",
-            hint="commit or stash your edits to it, then apply again",
-        ) from None
+        raise separate from None
+    # The validator judged the hunks where they apply to the work tree; the commit must hold that
+    # change, not one the same lines make elsewhere in HEAD's version.
+    if not same_places(head_text, placed, view.current_bytes.decode("utf-8"), view.current_placed, view.patch.hunks):
+        raise separate
+    return committed.encode("utf-8")
 
 
 def _results(report: ProposalReport) -> dict[str, bytes | None]:

@@ -21,6 +21,7 @@ search is a list comparison per candidate line, so a 1 MiB note costs millisecon
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -138,6 +139,25 @@ def old_lines(hunks: Sequence[Hunk], placed: Sequence[Placed]) -> list[int]:
         out.append(p.at - shift + 1)
         shift += len(h.postimage) - len(h.preimage)
     return out
+
+
+def same_places(
+    old_text: str, old_placed: Sequence[Placed], new_text: str, new_placed: Sequence[Placed], hunks: Sequence[Hunk]
+) -> bool:
+    """Whether the hunks applied to ``old_text`` (HEAD's version) at the lines that carry over to
+    where they applied in ``new_text`` (the work tree, the user's edits on top): the same change at
+    the same place. A hunk's lines can match in two places of a note (its frontmatter and a
+    fenced copy of it), and the user's edits can move the nearest match from one to the other."""
+    old, new = split_lines(old_text), split_lines(new_text)
+    carried: dict[int, int] = {}
+    for a, b, size in difflib.SequenceMatcher(None, old, new, autojunk=False).get_matching_blocks():
+        carried.update((a + k, b + k) for k in range(size))
+    for h, at_old, at_new in zip(hunks, old_lines(hunks, old_placed), old_lines(hunks, new_placed), strict=True):
+        o, n = at_old - 1, at_new - 1
+        span = range(len(h.preimage)) if h.preimage else [k for k in (-1, 0) if 0 <= o + k < len(old)]
+        if any(carried.get(o + k) != n + k for k in span):
+            return False
+    return True
 
 
 def apply(text: str, hunks: Sequence[Hunk], *, delete: bool = False) -> str:

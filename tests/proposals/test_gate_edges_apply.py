@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, GitVault
-from tests.gate_kit import blob_of, curator, git_diff, new_vault, plain_note, write_proposal
+from tests.gate_kit import blob_of, curator, git_diff, hash_object, new_vault, plain_note, write_proposal
 
 KP_A = "kp:01J0000000000000000000ALPH"
 LINES = "".join(f"line {i}\n" for i in range(1, 31))
@@ -459,3 +459,45 @@ def test_a_full_vault_disk_is_an_environment_error_and_loses_nothing(av: GitVaul
     assert "space" in r.stderr.lower(), r.stderr
     assert kept.read_text() == edited
     assert "curator.lock" not in (tmp_path / "gitdir.txt").read_text().split()
+
+
+# 1: the commit holds the change the validator judged ------------------------------------------
+
+KP_D, KP_E = "kp:01J00000000000000000000DDD", "kp:01J00000000000000000000EEE"
+FENCED = f"---\nkp_id: {KP_D}\ntitle: x\n---\nExample frontmatter:\n\n```yaml\n---\nkp_id: {KP_D}\ntitle: x\n---\n```\n"
+
+
+def test_a_change_whose_lines_match_elsewhere_in_head_s_version_is_not_committed_there(tmp_path: Path) -> None:
+    """The note's own frontmatter and a fenced copy of it hold the same lines. The user edits the
+    title without committing; a hunk that changes the kp_id then matches only the fenced copy in
+    the work tree (valid: an example changes) but the real frontmatter first in HEAD's version,
+    which the commit is made from. Committing that would change a committed kp_id."""
+    v = new_vault(tmp_path / "fv", {"notes/d.md": FENCED})
+    edited = FENCED.replace("title: x\n", "title: y (an edit of mine)\n", 1)
+    v.write("notes/d.md", edited)
+    diff = (
+        "diff --git a/notes/d.md b/notes/d.md\n--- a/notes/d.md\n+++ b/notes/d.md\n"
+        f"@@ -2,3 +2,3 @@\n-kp_id: {KP_D}\n+kp_id: {KP_E}\n title: x\n ---\n"
+    )
+    # What kp_propose records: the blob the agent read, the work tree's.
+    pid = write_proposal(v, [{"op": "modify", "path": "notes/d.md", "base_blob": hash_object(v, "notes/d.md")}], diff=diff)
+    checked = curator(v, "--json", "validate", pid)
+    assert checked.returncode == 0, checked.stdout  # valid where it applies: the fenced example
+    head_before = v.git("rev-parse", "HEAD").stdout
+    r = curator(v, "apply", pid, "--yes")
+    assert r.returncode != 0 and "cannot be separated" in r.stderr and "internal error" not in r.stderr, r.stderr
+    assert v.git("rev-parse", "HEAD").stdout == head_before
+    assert v.git("show", "HEAD:notes/d.md").stdout == FENCED and v.read("notes/d.md") == edited
+
+
+def test_a_change_beside_the_user_s_own_edit_is_committed_with_the_edit_left_on_top(tmp_path: Path) -> None:
+    v = new_vault(tmp_path / "fv", {"notes/d.md": FENCED + "".join(f"line {i}\n" for i in range(1, 21))})
+    text = v.read("notes/d.md")
+    diff = git_diff(v, "notes/d.md", text.replace("line 3\n", "line three\n"))
+    edited = text.replace("line 18\n", "line 18, my edit\n")
+    v.write("notes/d.md", edited)
+    pid = write_proposal(v, [{"op": "modify", "path": "notes/d.md", "base_blob": hash_object(v, "notes/d.md")}], diff=diff)
+    r = curator(v, "apply", pid, "--yes")
+    assert r.returncode == 0, r.stderr
+    assert v.git("show", "HEAD:notes/d.md").stdout == text.replace("line 3\n", "line three\n")
+    assert v.read("notes/d.md") == edited.replace("line 3\n", "line three\n")
