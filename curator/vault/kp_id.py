@@ -29,9 +29,16 @@ def of_text(text: str | None) -> Any:
     return UNREADABLE if meta is None else meta.get("kp_id")
 
 
+def _may_name_kp_id(raw: bytes) -> bool:
+    """Whether YAML could read a ``kp_id`` key from these bytes: they spell it, or they hold an
+    escape (``"kp\\u005fid"``, ``"\\x6bp_id"``, a quoted key continued after ``\\`` on the next
+    line), the only way YAML spells a key without its letters. The test spares the parse."""
+    return b"kp_id" in raw or b"\\" in raw
+
+
 def read(raw: bytes) -> str | None:
     """The valid kp_id (canonical) of a note's bytes, or None (none, invalid, unreadable)."""
-    if not raw.startswith((b"---", b"\xef\xbb\xbf---")) or b"kp_id" not in raw:
+    if not raw.startswith((b"---", b"\xef\xbb\xbf---")) or not _may_name_kp_id(raw):
         return None
     value = of_text(raw.decode("utf-8", "replace").removeprefix("\ufeff"))
     return canonical(value) if is_valid_kp_id(value) else None
@@ -48,8 +55,13 @@ def read_file(full_path: str) -> str | None:
             head = os.read(fd, HEAD_BYTES)
             if not head.startswith((b"---", b"\xef\xbb\xbf---")):
                 return None
-            closed = b"\n---" in head[3:] or b"\n..." in head[3:]
-            if closed and b"kp_id" not in head:
+            # Closed as the frontmatter loader closes it: a line that is only ``---`` or ``...``,
+            # ended by a newline within these bytes (``---x: 1`` is a key, and a line cut at the
+            # 4 KB mark may go on).
+            text = head.decode("utf-8", "replace")
+            split = frontmatter.split(text)
+            closed = len(head) < HEAD_BYTES or (split.yaml is not None and text[: split.body_start].endswith("\n"))
+            if closed and not _may_name_kp_id(head):
                 return None
             if not closed:
                 head += b"".join(iter(lambda: os.read(fd, 1 << 16), b""))

@@ -198,6 +198,8 @@ SPELLINGS = [
     ),
     pytest.param(f"---\nminted: &id {_ID}\nkp_id: *id\ntitle: E\n---\n# E\n", id="anchor-alias"),
     pytest.param(f'---\n"kp_id": {_ID}\ntitle: E\n---\n# E\n', id="quoted-key"),
+    pytest.param(f'---\n"kp\\u005fid": {_ID}\ntitle: E\n---\n# E\n', id="escaped-key"),
+    pytest.param(f"---\n---x: 1\ntitle: {'a' * 4200}\nkp_id: {_ID}\n---\n# E\n", id="fence-like-key-past-4kb"),
 ]
 
 

@@ -55,17 +55,38 @@ def _spell(value: str, style: str) -> str:
         "tagged": f"kp_id: !!str {value}\n",
         "flow": f"{{kp_id: '{value}', title: E}}\n",
         "spaced": f"kp_id   :    {value}   \n",
+        "escaped-key": f'"kp\\u005fid": {value}\n',  # the key's letters never appear
+        "hex-key": f'"\\x6bp_id": {value}\n',
+        "continued-key": f'? "kp_\\\n  id"\n: {value}\n',  # a quoted key continued after a backslash
     }[style]
 
 
-STYLES = ["plain", "single", "double", "escaped", "comment", "folded", "literal", "quoted-key", "anchor", "tagged", "flow", "spaced"]
+STYLES = [
+    "plain",
+    "single",
+    "double",
+    "escaped",
+    "comment",
+    "folded",
+    "literal",
+    "quoted-key",
+    "anchor",
+    "tagged",
+    "flow",
+    "spaced",
+    "escaped-key",
+    "hex-key",
+    "continued-key",
+]
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     value=values,
     style=st.sampled_from(STYLES),
-    before=st.sampled_from(["", "title: A note\n", "tags: [a, b]\n", "# a comment\n"]),
+    # ``---x: 1`` starts like a fence and is a key; a long title pushes kp_id past the reader's
+    # first 4 KB.
+    before=st.sampled_from(["", "title: A note\n", "tags: [a, b]\n", "# a comment\n", "---x: 1\n", f"title: {'a' * 4200}\n"]),
     after=st.sampled_from(["", "title: After\n", "aliases:\n  - x\n"]),
     crlf=st.booleans(),
     bom=st.booleans(),
