@@ -173,6 +173,7 @@ def _hunks(fp: FilePatch, section: str) -> None:
         raise DiffError(f"malformed or truncated diff for {fp.path}: {e}", fp.first_line) from None
     if len(patch) != 1:
         raise DiffError(f"cannot read the diff section for {fp.path}", fp.first_line)
+    _counted(fp, section, [len(h) for h in patch[0]])
     for h in patch[0]:
         lines: list[tuple[str, str]] = []
         for ln in h:
@@ -187,6 +188,28 @@ def _hunks(fp: FilePatch, section: str) -> None:
             else:
                 raise DiffError(f"unexpected line in a hunk of {fp.path}: {ln.value!r}", fp.first_line)
         fp.hunks.append(Hunk(h.source_start, h.source_length, h.target_start, h.target_length, lines))
+
+
+def _counted(fp: FilePatch, section: str, sizes: list[int]) -> None:
+    """Every line after a hunk's header is one its counts hold. unidiff stops reading a hunk when
+    its header's counts are used up and drops what follows: a header that counts fewer lines than
+    follow it would be judged, shown and applied as a smaller change than the diff spells out
+    (``git apply`` calls it a corrupt patch)."""
+    lines = section.split("\n")  # as unidiff reads it: a line may hold a '\r' or U+2028 of the note's
+    if lines[-1] == "":
+        lines.pop()
+    headers = [i for i, ln in enumerate(lines) if _HUNK_RE.match(ln)]
+    if len(headers) != len(sizes):
+        raise DiffError(f"cannot read the hunks of {fp.path}", fp.first_line)
+    for n, at in enumerate(headers):
+        end = headers[n + 1] if n + 1 < len(headers) else len(lines)
+        extra = end - at - 1 - sizes[n]
+        if extra > 0:
+            raise DiffError(
+                f"hunk {n + 1} of {fp.path}: its header {lines[at].split(' @@')[0]} @@ counts fewer lines than "
+                f"follow it ({extra} more); regenerate the diff",
+                fp.first_line + at + 1 + sizes[n],
+            )
 
 
 def _name_from_header(fp: FilePatch, first: str, section: str) -> None:

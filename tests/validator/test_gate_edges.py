@@ -330,9 +330,7 @@ def test_lookalikes_of_producer_paths_are_kp003(gv: GitVault, cli, path: str) ->
     assert "KP003" in codes_of(data["proposals"][0]), data
 
 
-def test_a_committed_hunk_whose_header_lies_is_judged_where_it_applies_by_validate_commits(
-    tmp_path: Path, cli
-) -> None:
+def test_a_committed_hunk_whose_header_lies_is_judged_where_it_applies_by_validate_commits(tmp_path: Path, cli) -> None:
     """The CI side of a lying header: a proposal committed with ``--no-verify`` whose hunk says
     ``@@ -24`` (outside the managed region) while its lines match only at 17-19 (inside it) is
     KP004 in ``validate --commits`` and in ``validate ULID``, named at the lines it applies to."""
@@ -361,3 +359,35 @@ def test_a_committed_hunk_whose_header_lies_is_judged_where_it_applies_by_valida
         assert judged["ok"] is False and kp004, judged
         assert all(REGION_LINES < f["line"] < REGION_LINES + 6 for f in kp004), kp004
     assert commit["ok"] is False and code == 1
+
+
+# 1: a header that counts fewer lines than follow it --------------------------------------------
+
+SHORT_COUNTS = {
+    # The header counts one context line; the change after it was read by no one.
+    "change-after-the-counts": "@@ -7,1 +7,1 @@\n line one\n-line two\n+line 2\n line three\n",
+    # It counts the removal and the addition, not the context after them.
+    "context-after-the-counts": "@@ -7,2 +7,2 @@\n line one\n-line two\n+line 2\n line three\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHORT_COUNTS))
+def test_a_hunk_whose_header_counts_fewer_lines_than_follow_it_is_kp001_as_git_apply_refuses_it(
+    gv: GitVault, cli, name: str
+) -> None:
+    path = "notes/alpha.md"
+    diff = f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n" + SHORT_COUNTS[name]
+    (gv.root / "short.diff").write_text(diff)
+    git_says = gv.git("apply", "--check", "short.diff", check=False)
+    assert git_says.returncode != 0, "git applies it: not the case this test is about"
+    (gv.root / "short.diff").unlink()
+    pid = write_proposal(
+        gv, [{"op": "modify", "path": path, "base_blob": gv.git("rev-parse", f"HEAD:{path}").stdout.strip()}], diff=diff
+    )
+    _, data = validate(cli, gv, pid)
+    found = data["proposals"][0]["findings"]
+    assert data["proposals"][0]["ok"] is False
+    assert any(f["code"] == "KP001" and "counts fewer lines than follow it" in f["message"] for f in found), found
+    before = gv.read(path)
+    r = cli("--vault", gv.root, "apply", pid, "--yes")
+    assert r.code == 1 and gv.read(path) == before, r
