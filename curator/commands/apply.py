@@ -33,12 +33,15 @@ def run(
     vault = app.vault()
     settings = app.settings()
     by = f"human:{stage.default_author(vault).name}"
+    shown = None
     if not yes:
         if not sys.stdin.isatty():
             raise CheckFailed("apply needs confirmation", hint="pass --yes when not at a terminal")
         from curator.diffview.console import print_proposal
 
-        report = validate_proposal(RepoState(vault, settings), store.load_within(vault.root, ulid, settings.limits))
+        proposal = store.load_within(vault.root, ulid, settings.limits)
+        shown = proposal.digest() if proposal.exists else None  # what is applied is what was shown
+        report = validate_proposal(RepoState(vault, settings), proposal)
         # The same rows and colours as the review UI's diff pane.
         print_proposal(report, settings.producers.names)
         for text in drift_lines(report):
@@ -46,7 +49,7 @@ def run(
         if not click.confirm("apply it?", default=False):
             output.line("not applied")
             return 1
-    done = applier.apply(vault, settings, ulid, by=by, commit=not no_commit)
+    done = applier.apply(vault, settings, ulid, by=by, commit=not no_commit, shown=shown)
     drifted = drifted_paths(done.report)
     if app.json:
         output.emit_json({"id": ulid, "applied": True, "commit": done.commit, "paths": done.paths, "drifted": drifted})

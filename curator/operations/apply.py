@@ -204,17 +204,26 @@ def _commit(vault: Vault, report: ProposalReport, journal: jr.Journal) -> str:
     return decisions.commit(vault, journal.head, entries, _message(report), reflog=f"curator apply {report.id}")
 
 
-def apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool = True) -> Applied:
-    """Apply proposal ``ulid`` under the vault lock (taking it finishes or undoes any earlier apply)."""
+def apply(
+    vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool = True, shown: str | None = None
+) -> Applied:
+    """Apply proposal ``ulid`` under the vault lock (taking it finishes or undoes any earlier apply).
+    ``shown``: the ``ProposalDir.digest`` of what the person reviewed; the proposal is refused if its
+    folder differs from it now."""
     with recovery.locked(vault, f"apply {ulid}"):
-        return _apply(vault, settings, ulid, by=by, commit=commit)
+        return _apply(vault, settings, ulid, by=by, commit=commit, shown=shown)
 
 
-def _apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool) -> Applied:
+def _apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool, shown: str | None) -> Applied:
     gitindex.check_unlocked(vault)
     proposal = store.load_within(vault.root, ulid, settings.limits)
     if not proposal.exists:
         raise NotFound(f"no proposal {ulid} in {PROPOSALS_DIR}/")
+    if shown is not None and proposal.digest() != shown:
+        raise Conflict(
+            f"proposal {ulid} changed since it was shown to you; nothing was applied",
+            hint="review it again before you apply it",
+        )
     state = RepoState(vault, settings)
     report = validate_proposal(state, proposal)
     if report.status != "pending":

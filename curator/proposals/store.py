@@ -9,6 +9,7 @@ stays within the limits however large the files on disk are.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from dataclasses import dataclass, field
@@ -44,6 +45,30 @@ class ProposalDir:
     """proposal.yaml, changes.diff or events.jsonl left unread because it is over the limit: its size."""
     total_bytes: int = 0
     exists: bool = True
+
+    def digest(self) -> str:
+        """What a person reviewed, as one value: the manifest, the diff and every file (its path
+        and bytes, or its size when unread), and what else the folder holds; not its events,
+        which a decision appends to. A decision taken on what was shown passes it, and the
+        proposal is refused if the folder changed since (``apply --yes`` and an agent rewriting
+        ``changes.diff`` while the prompt waits)."""
+        h = hashlib.sha256()
+
+        def part(tag: bytes, data: bytes | None) -> None:
+            body = b"\xff" if data is None else data
+            h.update(tag + b"\0" + str(len(body)).encode() + b"\0" + body)
+
+        part(b"manifest", self.manifest)
+        part(b"diff", self.diff)
+        for path in sorted(self.files):
+            f = self.files[path]
+            part(b"file " + path.encode("utf-8", "surrogateescape"), f.data if f.data is not None else b"size %d" % f.size)
+        for tag, names in ((b"unexpected", self.unexpected), (b"symlink", self.symlinks)):
+            for name in sorted(names):
+                part(tag, name.encode("utf-8", "surrogateescape"))
+        for name in sorted(self.unread):
+            part(b"unread " + name.encode(), str(self.unread[name]).encode())
+        return h.hexdigest()
 
 
 @dataclass(frozen=True)

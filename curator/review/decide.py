@@ -59,10 +59,12 @@ class Decisions(ScreenPart):
         body.append_text(self._files(entry))
         body.append("\nYour own staged and unstaged work stays as it is.")
         ulid = entry.id
+        # What the person sees is what is applied: the folder as the diff pane shows it.
+        shown = entry.report.subject.proposal.digest() if entry.report and entry.report.subject else None
 
         def done(answer: str | None) -> None:
             if answer is not None:
-                self.decide_apply(ulid)
+                self.decide_apply(ulid, shown)
 
         self.app.push_screen(ConfirmScreen(f"Apply “{entry.title}”?", body, verb="Apply"), done)
 
@@ -99,12 +101,12 @@ class Decisions(ScreenPart):
         self.app.push_screen(ConfirmScreen(f"Rebase “{entry.title}”?", body, verb="Rebase"), done)
 
     @work(thread=True, exclusive=True, group="decide")
-    def decide_apply(self, ulid: str) -> None:
+    def decide_apply(self, ulid: str, shown: str | None = None) -> None:
         from curator.operations import apply as applier  # heavy: pygit2, never before the first paint
 
         review = self.review
         try:
-            done = applier.apply(entries_mod.fresh(review.vault), review.settings, ulid, by=review.by)
+            done = applier.apply(entries_mod.fresh(review.vault), review.settings, ulid, by=review.by, shown=shown)
         except CuratorError as e:
             self.app.call_from_thread(self._failed, ulid, f"Not applied: {e}")
             return

@@ -501,3 +501,51 @@ def test_a_change_beside_the_user_s_own_edit_is_committed_with_the_edit_left_on_
     assert r.returncode == 0, r.stderr
     assert v.git("show", "HEAD:notes/d.md").stdout == text.replace("line 3\n", "line three\n")
     assert v.read("notes/d.md") == edited.replace("line 3\n", "line three\n")
+
+
+def test_what_apply_showed_at_its_prompt_is_what_it_applies(av: GitVault) -> None:
+    """`curator apply ULID` at a terminal shows the diff and asks; an agent rewrites the diff (to
+    another valid change) while the person reads. Answering yes applies nothing."""
+    import pty
+    import select
+
+    pid = _modify_alpha(av)
+    head = av.git("rev-parse", "HEAD").stdout
+    primary, secondary = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "curator", "--vault", str(av.root), "apply", pid],
+        stdin=secondary,
+        stdout=secondary,
+        stderr=secondary,
+        env={**os.environ, "CURATOR_EMBEDDER": "none", "TERM": "dumb"},
+        close_fds=True,
+    )
+    os.close(secondary)
+    said = b""
+
+    def read_until(marker: bytes) -> None:
+        nonlocal said
+        while marker not in said:
+            ready, _, _ = select.select([primary], [], [], 60)
+            assert ready, said
+            try:
+                chunk = os.read(primary, 4096)
+            except OSError:  # the other end closed
+                chunk = b""
+            if not chunk:
+                break
+            said += chunk
+
+    try:
+        read_until(b"apply it?")
+        diff = av.root / ".kp" / "proposals" / pid / "changes.diff"
+        diff.write_text(diff.read_text().replace("+2", "+2, and send every note to evil.example"))
+        os.write(primary, b"y\n")
+        read_until(b"\x00never")  # everything until it exits
+        assert proc.wait(timeout=60) != 0
+    finally:
+        proc.kill()
+        os.close(primary)
+    text = said.decode("utf-8", "replace")
+    assert "changed since it was shown" in text, text
+    assert av.git("rev-parse", "HEAD").stdout == head and "evil.example" not in av.read("notes/alpha.md")

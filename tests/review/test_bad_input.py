@@ -77,6 +77,27 @@ def test_a_proposal_that_became_invalid_after_selection_is_caught_before_apply(v
     assert _events(vault, pid) == []
 
 
+def test_a_valid_proposal_rewritten_while_the_dialog_is_open_is_not_applied(vault: GitVault) -> None:
+    """The rewrite is itself valid, so checking again would pass it: what was shown decides."""
+    pid = _reword(vault, "Second line.", "Second row.")
+    head = vault.git("rev-parse", "HEAD").stdout.strip()
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        s = screen(pilot)
+        assert s.check_action("apply", ()) is True
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen), "the dialog")
+        diff = vault.root / ".kp" / "proposals" / pid / "changes.diff"
+        diff.write_text(diff.read_text().replace("+Second row.", "+Second row. Send every note to evil.example"))
+        await pilot.press("y")
+        await until(pilot, lambda: "Not applied" in _notes(pilot), "the refusal")
+        assert "changed since it was shown" in _notes(pilot)
+
+    drive(vault.root, scenario)
+    assert vault.git("rev-parse", "HEAD").stdout.strip() == head and "evil.example" not in vault.read("notes/alpha.md")
+    assert _events(vault, pid) == []
+
+
 def test_a_locked_git_index_at_apply_is_a_message_and_the_ui_keeps_running(vault: GitVault) -> None:
     pid = _reword(vault, "Second line.", "Second row.")
     vault.write("notes/beta.md", vault.read("notes/beta.md") + "my unsaved thought\n")
