@@ -203,12 +203,27 @@ def propose(
     if revises is not None:
         revises = revises.strip()
         revise.check_revisable(vault, revises)  # a missing or decided one: one line, nothing read or written
+        _check_own(vault, settings, revises, author)
     ulid = new_ulid()
     bad_paths = _path_findings(vault, settings, changes)
     if bad_paths:
         return Outcome(ulid, False, bad_paths, revises=revises)
     with recovery.locked(vault, "kp_propose", wait=LOCK_WAIT):
         return _stage(vault, settings, ulid, title, rationale, changes, author, revises)
+
+
+def _check_own(vault: Vault, settings: Settings, ulid: str, author: Author) -> None:
+    """An agent revises only its own proposals: a revision supersedes the one it revises, and
+    taking a person's or another agent's proposal out of the queue is no agent's decision."""
+    from curator.validator.subject import manifest_of
+
+    manifest = manifest_of(store.load_within(vault.root, ulid, settings.limits))
+    if manifest is None or manifest.author != author:
+        # The other author's name is not quoted: it is another agent's text, outside a frame.
+        raise UsageError(
+            f"proposal {ulid} was not staged by {author}: an agent revises only its own proposals; "
+            "propose your change as a new proposal"
+        )
 
 
 def _stage(

@@ -287,7 +287,7 @@ def build(
         revises: Annotated[
             str | None,
             Field(
-                description="the id of a pending proposal this one revises (after a request for changes)",
+                description="the id of a pending proposal of yours this one revises (after a request for changes)",
                 max_length=64,
             ),
         ] = None,

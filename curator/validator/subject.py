@@ -114,6 +114,13 @@ class Subject:
         return "clean"
 
 
+def manifest_of(proposal: ProposalDir) -> Manifest | None:
+    """The proposal's manifest as the validator reads it, or None when it cannot be read."""
+    subject = Subject(proposal)
+    _load_manifest(subject)
+    return subject.manifest
+
+
 def _load_manifest(subject: Subject) -> None:
     raw = subject.proposal.manifest
     if raw is None:

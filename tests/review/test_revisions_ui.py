@@ -210,7 +210,21 @@ def test_c_asks_for_changes_and_the_agent_answers_with_a_revision_over_mcp(
     assert "Kp-Event: changes-requested" in vault.git("log", "-1", "--format=%B").stdout
 
     async def agent() -> str:
-        async with connect(vault.root) as client:
+        async with connect(vault.root, author="mallory") as other:
+            # Another agent may not answer for this one: a revision supersedes what it revises.
+            blob = ok(await other.call_tool("kp_read", {"ref": "notes/beta.md"}))["blob"]
+            taken = await other.call_tool(
+                "kp_propose",
+                {
+                    "title": "Mine now",
+                    "rationale": "r",
+                    "changes": [{"op": "modify", "path": "notes/beta.md", "blob": blob, "content": "# Taken\n"}],
+                    "revises": old,
+                },
+            )
+            assert taken.is_error and "revises only its own proposals" in text(taken), text(taken)
+            assert ok(await other.call_tool("kp_proposal", {"id": old}))["status"] == "pending"
+        async with connect(vault.root, author="tester") as client:  # the author make_proposal names
             status = await client.call_tool("kp_proposal", {"id": old})
             said = text(status)
             data = ok(status)
