@@ -97,6 +97,8 @@ class TreeCandidate:
 class TreeState(RepoState):
     """A ``RepoState`` whose current files are git entries (the index, or a commit's tree)."""
 
+    commits_onto_head = False
+
     def __init__(
         self,
         vault: Vault,

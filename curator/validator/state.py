@@ -41,6 +41,9 @@ class RepoState:
     """What is being validated, as findings name it (the hook's view: "the staged tree")."""
     decision: tuple[str, str] | None = None
     """(proposal, event) named by the trailers of the commit being checked (CI's view only)."""
+    commits_onto_head = True
+    """Apply commits this tree's changes onto HEAD's (the work tree's view): what HEAD holds at a
+    path counts, though the work tree no longer has it. A staged tree or a commit is what it is."""
 
     def __init__(
         self,

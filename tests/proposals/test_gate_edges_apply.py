@@ -549,3 +549,28 @@ def test_what_apply_showed_at_its_prompt_is_what_it_applies(av: GitVault) -> Non
     text = said.decode("utf-8", "replace")
     assert "changed since it was shown" in text, text
     assert av.git("rev-parse", "HEAD").stdout == head and "evil.example" not in av.read("notes/alpha.md")
+
+
+@pytest.mark.parametrize("held", ["note", "symlink"])
+def test_a_create_onto_a_path_head_holds_is_kp005_where_apply_would_commit_over_it(
+    av: GitVault, cli, held: str
+) -> None:
+    """The work tree lost the file (removed, not committed); a create there would be committed over
+    HEAD's entry: a note's kp_id changed with no modify's rules, or a symlink's mode kept."""
+    path = "notes/alpha.md" if held == "note" else "notes/link.md"
+    if held == "symlink":
+        os.symlink("beta.md", av.root / path)
+        av.commit("a symlink")
+    (av.root / path).unlink()
+    text = plain_note("kp:01J000000000000000000OTHER", "Other")
+    pid = write_proposal(av, [{"op": "create", "path": path}], files={path: text})
+    r = cli("--vault", av.root, "--json", "validate", pid)
+    found = json.loads(r.out)["proposals"][0]["findings"]
+    assert r.code == 1 and any(f["code"] == "KP005" and "HEAD holds" in f["message"] for f in found), found
+    head = av.git("rev-parse", "HEAD").stdout
+    applied = cli("--vault", av.root, "apply", pid, "--yes")
+    assert applied.code == 1 and av.git("rev-parse", "HEAD").stdout == head, applied
+    # Staged with the removal, the same proposal is the hook's to judge: the removal commits first.
+    av.git("add", "-A")
+    staged = cli("--vault", av.root, "--json", "validate", "--staged")
+    assert all(f["code"] != "KP005" for p in json.loads(staged.out)["proposals"] for f in p["findings"]), staged.out

@@ -30,6 +30,15 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
                 )
             elif state.head_has_dir(c.path):
                 yield Finding("KP005", c.path, "a create onto a folder")
+            elif state.commits_onto_head and state.head_blob_id(c.path) is not None:
+                # The commit would replace what HEAD holds there (a note, a symlink) with no
+                # modify's rules judging it: its kp_id, its managed regions, its mode.
+                yield Finding(
+                    "KP005",
+                    c.path,
+                    "a create onto a path HEAD holds (removed from the work tree, not committed); "
+                    "commit the removal first, or propose a modify of it",
+                )
             continue
         if view.patch is None or view.patch.binary:
             continue
