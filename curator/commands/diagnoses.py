@@ -116,7 +116,7 @@ def check(app: App) -> list[Diagnosis]:
                 group[0],
                 0,
                 "case-clash",
-                "paths differ only in case: " + ", ".join(group),
+                "paths differ only in case or spelling: " + ", ".join(group),
                 "rename one; on macOS and Windows they are the same file",
             )
         )

@@ -12,7 +12,7 @@ from curator.errors import UsageError
 from curator.unsafe import first_unsafe
 from curator.vault import frontmatter
 from curator.vault.identity import mint
-from curator.vault.paths import note_refusal, symlink_on_path
+from curator.vault.paths import note_refusal, same_file_key, symlink_on_path
 
 SLUG_BYTES = 200
 """A file name's stem at most: room for ``-2.md`` and the like under the 255 bytes a name may have."""
@@ -50,8 +50,8 @@ def run(app: App, title: str, folder: str) -> int:
     name, n = f"{base}.md", 2
     # Compared without case: `Kochen.md` and `kochen.md` are one file on macOS and Windows,
     # and two notes a link cannot tell apart everywhere else.
-    taken = {e.casefold() for e in os.listdir(target_dir)} if os.path.isdir(target_dir) else set()
-    while name.casefold() in taken or os.path.lexists(os.path.join(target_dir, name)):
+    taken = {same_file_key(e) for e in os.listdir(target_dir)} if os.path.isdir(target_dir) else set()
+    while same_file_key(name) in taken or os.path.lexists(os.path.join(target_dir, name)):
         name, n = f"{base}-{n}.md", n + 1
     kp_id = mint()
     created = clock.iso()

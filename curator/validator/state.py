@@ -23,7 +23,7 @@ from curator.settings import Settings
 from curator.vault import git
 from curator.vault import kp_id as kp_id_reader
 from curator.vault.discover import Vault
-from curator.vault.paths import is_note_path, symlink_on_path
+from curator.vault.paths import is_note_path, same_file_key, symlink_on_path
 from curator.vault.tree import GitView, scan, walk
 
 if TYPE_CHECKING:
@@ -216,8 +216,9 @@ class RepoState:
         return self.scan.files
 
     @cached_property
-    def casefolded_files(self) -> dict[str, str]:
-        return {p.casefold(): p for p in self.vault_files}
+    def same_file_keys(self) -> dict[str, str]:
+        """Each vault file by ``same_file_key``: the file a new path would be on some system."""
+        return {same_file_key(p): p for p in self.vault_files}
 
     @cached_property
     def kp_ids(self) -> dict[str, list[str]]:

@@ -26,6 +26,7 @@ import os
 import posixpath
 import re
 import stat
+import unicodedata
 from dataclasses import dataclass
 
 from curator.settings import Settings
@@ -49,6 +50,14 @@ def folded(part: str) -> str:
     (``:``) cut."""
     text = "".join(c for c in part if ord(c) not in _HFS_IGNORED).casefold()
     return text.split(":", 1)[0].rstrip(" .")
+
+
+def same_file_key(path: str) -> str:
+    """What two vault paths share when some system git runs on takes them for one file: each
+    component in Unicode NFC (macOS compares names normalised: ``café`` typed two ways) and
+    ``folded`` (case, HFS+'s ignored code points, NTFS's trailing dots and spaces). The one
+    judgement of "the same file" for every rule that compares paths."""
+    return "/".join(folded(unicodedata.normalize("NFC", part)) for part in path.split("/"))
 
 
 def same_as(part: str, name: str) -> bool:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from curator.vault.paths import CURATOR_DIR, note_refusal
+from curator.vault.paths import CURATOR_DIR, note_refusal, same_file_key
 
 if TYPE_CHECKING:
     from curator.settings import Settings
@@ -221,5 +221,5 @@ def read_bytes(vault: Vault, rel: str) -> bytes:
 def case_clashes(paths: Iterable[str]) -> list[list[str]]:
     groups: dict[str, list[str]] = {}
     for p in paths:
-        groups.setdefault(p.casefold(), []).append(p)
+        groups.setdefault(same_file_key(p), []).append(p)
     return sorted(sorted(g) for g in groups.values() if len(g) > 1)

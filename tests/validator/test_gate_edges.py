@@ -391,3 +391,32 @@ def test_a_hunk_whose_header_counts_fewer_lines_than_follow_it_is_kp001_as_git_a
     before = gv.read(path)
     r = cli("--vault", gv.root, "apply", pid, "--yes")
     assert r.code == 1 and gv.read(path) == before, r
+
+
+# 11: one file on some system ------------------------------------------------------------------
+
+NFC, NFD = "caf\u00e9", "cafe\u0301"
+SAME_FILE = {
+    # (a note the vault holds or None, the paths the proposal creates)
+    "nfd-of-an-existing-nfc-note": (f"notes/{NFC}.md", [f"notes/{NFD}.md"]),
+    "nfc-and-nfd-in-one-proposal": (None, [f"notes/r{NFC}.md", f"notes/r{NFD}.md"]),
+    "trailing-dot-folder": ("notes/alpha.md", ["notes./alpha.md"]),
+    "trailing-space-folder": ("notes/alpha.md", ["notes /alpha.md"]),
+    "hfs-ignored-joiner": ("notes/alpha.md", ["notes\u200c/alpha.md"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAME_FILE))
+def test_paths_one_file_system_takes_for_one_file_are_kp002(gv: GitVault, cli, name: str) -> None:
+    """A "create" that is, on macOS or Windows, the existing note (or another create of the same
+    proposal) would overwrite it there without a modify's rules."""
+    existing, paths = SAME_FILE[name]
+    if existing and not (gv.root / existing).exists():
+        gv.write(existing, plain_note(mint(), "Existing"))
+        gv.commit("the existing note")
+    pid = write_proposal(
+        gv, [{"op": "create", "path": p} for p in paths], files={p: plain_note(mint(), "New") for p in paths}
+    )
+    _, data = validate(cli, gv, pid)
+    found = data["proposals"][0]["findings"]
+    assert any(f["code"] == "KP002" and f["path"] == paths[-1] for f in found), found

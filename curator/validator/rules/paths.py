@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from curator.validator.finding import Finding
-from curator.vault.paths import escape_reason, write_refusal
+from curator.vault.paths import escape_reason, same_file_key, write_refusal
 
 if TYPE_CHECKING:
     from curator.validator.state import RepoState
@@ -67,14 +67,20 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
             continue  # no path of the vault: nothing more to say about it
         if not any(f.code == "KP002" for f in found):
             yield from _folder_clashes(path, written, state)
-        other = folded.setdefault(path.casefold(), path)
+        key = same_file_key(path)
+        other = folded.setdefault(key, path)
         if other != path:
-            yield Finding("KP002", path, f"differs from {other} only in case; on macOS and Windows they are one file")
+            yield Finding(
+                "KP002", path, f"differs from {other} only in case or spelling; on macOS or Windows they are one file"
+            )
         if view.change.op == "create":
-            existing = state.casefolded_files.get(path.casefold())
+            existing = state.same_file_keys.get(key)
             if existing and existing != path:
                 yield Finding(
-                    "KP002", path, f"differs from the existing {existing} only in case; edit that note instead"
+                    "KP002",
+                    path,
+                    f"differs from the existing {existing} only in case or spelling (on macOS or Windows they are "
+                    "one file); edit that note instead",
                 )
 
 
