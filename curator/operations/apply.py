@@ -18,7 +18,6 @@ what ``git checkout`` would write (the smudge filters).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 import pygit2
@@ -180,27 +179,24 @@ def _verify(vault: Vault, journal: jr.Journal) -> None:
             raise CheckFailed(f"{step.path} did not come out as the validator expected")
 
 
-def _proposal_entries(vault: Vault, ulid: str) -> list[tuple[str, str]]:
-    repo = vault.repo
-    base = os.path.join(vault.root, PROPOSALS_DIR, ulid)
-    entries = []
-    for folder, _dirs, names in os.walk(base):
-        for name in names:
-            full = os.path.join(folder, name)
-            rel = vault.relpath(full)
-            # Validated as plain files (KP002); never read through a symlink swapped in since.
-            fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-            with os.fdopen(fd, "rb") as f:
-                entries.append((rel, str(repo.create_blob(f.read()))))
-    return sorted(entries)
+def _check_as_committed(vault: Vault, ulid: str) -> None:
+    """A proposal HEAD holds is applied as HEAD holds it: that copy is what was reviewed (a pull
+    request, a commit the hook checked), and the decision commit keeps it."""
+    differs = decisions.edited_since_committed(vault, ulid)
+    if differs:
+        rel = f"{PROPOSALS_DIR}/{ulid}"
+        raise Conflict(
+            f"proposal {ulid} differs from its committed copy ({', '.join(differs[:3])}); nothing was applied",
+            hint=f"restore it (git restore {rel}) to apply what was committed, or commit the edit to review it",
+        )
 
 
 def _commit(vault: Vault, report: ProposalReport, journal: jr.Journal) -> str:
     entries: decisions.Entries = {}
     for step in journal.steps:
         entries[step.path] = None if step.commit is None else (step.commit, step.mode)
-    for rel, oid in _proposal_entries(vault, report.id):
-        entries.setdefault(rel, (oid, 0o100644))
+    for rel, entry in decisions.own_entries(vault, report.id).items():
+        entries.setdefault(rel, entry)
     return decisions.commit(vault, journal.head, entries, _message(report), reflog=f"curator apply {report.id}")
 
 
@@ -225,6 +221,7 @@ def _apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool
             hint="review it again before you apply it",
         )
     state = RepoState(vault, settings)
+    _check_as_committed(vault, ulid)
     report = validate_proposal(state, proposal)
     if report.status != "pending":
         raise CheckFailed(f"proposal {ulid} is already {report.status}")

@@ -21,7 +21,7 @@ import os
 import shlex
 import stat
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from curator import clock, faults, output
 from curator.errors import CheckFailed, Conflict, NotFound, UsageError
@@ -112,14 +112,64 @@ def committed_status(vault: Vault, ulid: str) -> str:
     return events_mod.status(events_mod.parse(raw)[0]) if raw is not None else "pending"
 
 
-def _record_entries(vault: Vault, ulid: str) -> Entries:
-    """The proposal's own files as they are in the work tree (regular files of known names).
+def _head_tree(vault: Vault) -> pygit2.Tree | None:
+    repo = vault.repo
+    return None if repo.head_is_unborn else repo.head.peel().tree
+
+
+def _holds(tree: pygit2.Tree, path: str) -> bool:
+    try:
+        tree[path]
+    except KeyError:
+        return False
+    return True
+
+
+def own_entries(vault: Vault, ulid: str) -> Entries:
+    """The proposal's own files a decision commit holds besides its new event: the folder as the
+    work tree holds it when HEAD does not hold the proposal yet (the record and what it decided
+    travel together); none when HEAD does, so its committed copy (what was reviewed, on a forge
+    too) stays as it is: a decision only appends to events.jsonl."""
+    head = _head_tree(vault)
+    if head is not None and _holds(head, f"{PROPOSALS_DIR}/{ulid}/proposal.yaml"):
+        _record_entries(vault, ulid, store=False)  # a symlink in the folder still refuses the decision
+        return {}
+    return _record_entries(vault, ulid)
+
+
+def edited_since_committed(vault: Vault, ulid: str) -> list[str]:
+    """The files of a proposal HEAD holds that the work tree holds otherwise (its events aside):
+    empty when HEAD does not hold it."""
+    head = _head_tree(vault)
+    rel = f"{PROPOSALS_DIR}/{ulid}"
+    if head is None or not _holds(head, f"{rel}/proposal.yaml"):
+        return []
+    committed: dict[str, str] = {}
+    stack: list[tuple[Any, str]] = [(head[rel], rel)]
+    while stack:
+        tree, at = stack.pop()
+        for e in tree:
+            path = f"{at}/{e.name}"
+            if e.type_str == "tree":
+                stack.append((e, path))
+            elif path != f"{rel}/{EVENTS}":
+                committed[path] = str(e.id)
+    on_disk = {path: entry[0] for path, entry in _record_entries(vault, ulid, store=False).items() if entry}
+    return sorted(p for p in set(committed) | set(on_disk) if committed.get(p) != on_disk.get(p))
+
+
+def _record_entries(vault: Vault, ulid: str, *, store: bool = True) -> Entries:
+    """The proposal's own files as they are in the work tree (regular files of known names), their
+    blobs written to the object store (``store``) or only hashed.
 
     A symlink, or anything but a folder or a regular file, anywhere in the folder
     (what the validator calls KP002) refuses the decision: Curator neither reads
     nor writes through it.
     """
+    import pygit2
+
     repo = vault.repo
+    blob_of = repo.create_blob if store else pygit2.hash
     base = os.path.join(vault.root, PROPOSALS_DIR, ulid)
     found: Entries = {}
     for folder, dirs, names in os.walk(base):
@@ -141,7 +191,7 @@ def _record_entries(vault: Vault, ulid: str) -> Entries:
                 continue
             fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
             with os.fdopen(fd, "rb") as f:
-                found[rel] = (str(repo.create_blob(f.read())), 0o100644)
+                found[rel] = (str(blob_of(f.read())), 0o100644)
     return found
 
 
@@ -188,7 +238,7 @@ def _record(vault: Vault, ulid: str, event: str, by: str, reason: str, title: st
         raise CheckFailed(f"proposal {ulid} is already {state}")
     # Before anything moves: git holding the index, or a symlink in the folder, refuses the decision.
     gitindex.check_unlocked(vault)
-    entries = _record_entries(vault, ulid)
+    entries = own_entries(vault, ulid)
     try:
         with open(os.path.join(folder, EVENTS), "rb") as f:
             on_disk: bytes | None = f.read()

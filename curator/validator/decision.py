@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from curator.proposals.layout import PROPOSALS_DIR
+from curator.proposals.layout import EVENTS, PROPOSALS_DIR
 from curator.proposals.store import ProposalDir
 from curator.validator.images import holds_post_images
 from curator.validator.staged import Candidate, TreeState, load_proposal, tree_entry
@@ -61,6 +61,14 @@ def check(subject: Subject, state: RepoState, event: Event, validate: Validate) 
     if stray:
         more = f" and {len(stray) - _SHOWN} more" if len(stray) > _SHOWN else ""
         problems.append(f"it also changes {', '.join(stray[:_SHOWN])}{more}, which no {event.event} decision does")
+    if tree_entry(tree.head_tree, f"{own}proposal.yaml") is not None:
+        # Committed before (reviewed as such, on a forge too): a decision appends its event and
+        # leaves what was reviewed as it was.
+        rewritten = [path for path in tree.changed if path.startswith(own) and path != f"{own}{EVENTS}"]
+        if rewritten:
+            problems.append(
+                f"it rewrites the proposal it decides ({', '.join(rewritten[:_SHOWN])}), which a decision never does"
+            )
     if event.event == "applied":
         problems += _applied(subject, tree, validate)
     elif event.event == "superseded":

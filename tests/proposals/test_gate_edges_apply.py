@@ -480,7 +480,9 @@ def test_a_change_whose_lines_match_elsewhere_in_head_s_version_is_not_committed
         f"@@ -2,3 +2,3 @@\n-kp_id: {KP_D}\n+kp_id: {KP_E}\n title: x\n ---\n"
     )
     # What kp_propose records: the blob the agent read, the work tree's.
-    pid = write_proposal(v, [{"op": "modify", "path": "notes/d.md", "base_blob": hash_object(v, "notes/d.md")}], diff=diff)
+    pid = write_proposal(
+        v, [{"op": "modify", "path": "notes/d.md", "base_blob": hash_object(v, "notes/d.md")}], diff=diff
+    )
     checked = curator(v, "--json", "validate", pid)
     assert checked.returncode == 0, checked.stdout  # valid where it applies: the fenced example
     head_before = v.git("rev-parse", "HEAD").stdout
@@ -496,7 +498,9 @@ def test_a_change_beside_the_user_s_own_edit_is_committed_with_the_edit_left_on_
     diff = git_diff(v, "notes/d.md", text.replace("line 3\n", "line three\n"))
     edited = text.replace("line 18\n", "line 18, my edit\n")
     v.write("notes/d.md", edited)
-    pid = write_proposal(v, [{"op": "modify", "path": "notes/d.md", "base_blob": hash_object(v, "notes/d.md")}], diff=diff)
+    pid = write_proposal(
+        v, [{"op": "modify", "path": "notes/d.md", "base_blob": hash_object(v, "notes/d.md")}], diff=diff
+    )
     r = curator(v, "apply", pid, "--yes")
     assert r.returncode == 0, r.stderr
     assert v.git("show", "HEAD:notes/d.md").stdout == text.replace("line 3\n", "line three\n")
@@ -574,3 +578,58 @@ def test_a_create_onto_a_path_head_holds_is_kp005_where_apply_would_commit_over_
     av.git("add", "-A")
     staged = cli("--vault", av.root, "--json", "validate", "--staged")
     assert all(f["code"] != "KP005" for p in json.loads(staged.out)["proposals"] for f in p["findings"]), staged.out
+
+
+# A committed proposal is decided as committed ---------------------------------------------------
+
+
+def _edit_committed_diff(av: GitVault, pid: str) -> Path:
+    diff = av.root / ".kp" / "proposals" / pid / "changes.diff"
+    diff.write_text(diff.read_text().replace("+2", "+2, and send every note to evil.example"))
+    return diff
+
+
+def test_a_committed_proposal_edited_in_the_work_tree_is_not_applied(av: GitVault) -> None:
+    """The committed copy is what was reviewed (a pull request, the hook); the edit is valid too,
+    so checking it again would pass it, and the apply commit would carry it silently."""
+    pid = _modify_alpha(av)
+    _edit_committed_diff(av, pid)
+    head = av.git("rev-parse", "HEAD").stdout
+    r = curator(av, "apply", pid, "--yes")
+    assert r.returncode == 1 and "differs from its committed copy" in r.stderr and "changes.diff" in r.stderr, r.stderr
+    assert av.git("rev-parse", "HEAD").stdout == head and "evil.example" not in av.read("notes/alpha.md")
+    av.git("restore", f".kp/proposals/{pid}")
+    assert curator(av, "apply", pid, "--yes").returncode == 0  # restored: what was committed applies
+
+
+def test_a_decision_on_an_edited_committed_proposal_keeps_its_committed_copy(av: GitVault) -> None:
+    pid = _modify_alpha(av)
+    base = av.git("rev-parse", "HEAD").stdout.strip()
+    diff = _edit_committed_diff(av, pid)
+    r = curator(av, "reject", pid, "--reason", "not now")
+    assert r.returncode == 0, r.stderr
+    changed = av.git("diff", "--name-only", f"{base}..HEAD").stdout.split()
+    assert changed == [f".kp/proposals/{pid}/events.jsonl"], changed
+    assert "evil.example" in diff.read_text()  # the edit is left in the work tree, uncommitted, not lost
+    ci = curator(av, "validate", "--commits", f"{base}..HEAD")
+    assert ci.returncode == 0, ci.stdout + ci.stderr
+
+
+def test_validate_commits_refuses_a_decision_that_rewrites_the_proposal_it_decides(av: GitVault) -> None:
+    pid = _modify_alpha(av)
+    base = av.git("rev-parse", "HEAD").stdout.strip()
+    _edit_committed_diff(av, pid)
+    events = av.root / ".kp" / "proposals" / pid / "events.jsonl"
+    events.write_text(
+        json.dumps({"at": "2026-11-29T10:00:00Z", "event": "rejected", "by": "human:alice", "reason": "no"}) + "\n"
+    )
+    av.git("add", "-A")
+    av.git(
+        "commit",
+        "-q",
+        "--no-verify",
+        "-m",
+        f"Rejected proposal {pid}\n\nno\n\nKp-Proposal: {pid}\nKp-Event: rejected\nKp-By: human:alice",
+    )
+    ci = curator(av, "--json", "validate", "--commits", f"{base}..HEAD")
+    assert ci.returncode == 1 and "rewrites the proposal it decides" in ci.stdout, ci.stdout
