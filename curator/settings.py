@@ -319,13 +319,17 @@ def parse(raw: bytes) -> Settings:
     return from_dict(data)
 
 
+CONFIG = ".kp/config.yaml"
+"""The vault's configuration, relative to its root."""
+
+
 def _cache_file(vault_root: str) -> str:
     return os.path.join(default_index_dir(vault_root), "settings.json")
 
 
 def load(vault_root: str, *, use_cache: bool = True) -> Settings:
     """Settings for the vault at ``vault_root``, from the cache when the config is unchanged."""
-    path = os.path.join(vault_root, ".kp", "config.yaml")
+    path = os.path.join(vault_root, *CONFIG.split("/"))
     try:
         with open(path, "rb") as f:
             raw = f.read()

@@ -18,11 +18,13 @@ what ``git checkout`` would write (the smudge filters).
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 import pygit2
 
 from curator import clock, faults
+from curator import settings as settings_mod
 from curator.errors import CheckFailed, Conflict, CuratorError, NotFound, Rejected
 from curator.operations import apply_journal as jr
 from curator.operations import decisions, gitindex, recovery, shadow, worktree
@@ -33,10 +35,11 @@ from curator.proposals.filters import smudge
 from curator.proposals.hunks import HunkConflict, same_places
 from curator.proposals.hunks import place as place_hunks
 from curator.proposals.layout import EVENTS, PROPOSALS_DIR
-from curator.settings import Settings
+from curator.settings import CONFIG, Settings
 from curator.validator.state import RepoState
 from curator.validator.subject import ChangeView
 from curator.validator.verdict import ProposalReport, validate_proposal
+from curator.vault import git
 from curator.vault.discover import Vault
 
 
@@ -179,6 +182,24 @@ def _verify(vault: Vault, journal: jr.Journal) -> None:
             raise CheckFailed(f"{step.path} did not come out as the validator expected")
 
 
+def _committed_rules(vault: Vault, settings: Settings) -> Settings:
+    """The settings the apply is judged by: ``.kp/config.yaml`` as HEAD holds it, which is what the
+    apply commit is checked against later (the hook, ``validate --commits``), not a work-tree edit
+    of it the commit does not carry (``producers.paths: []`` would let a producer's file change)."""
+    repo = vault.repo
+    if repo.head_is_unborn:
+        return settings
+    try:
+        entry = repo.head.peel().tree[CONFIG]
+    except KeyError:
+        return settings
+    raw = git.blob(repo, entry.id)
+    on_disk = None
+    with contextlib.suppress(OSError), open(vault.abspath(CONFIG), "rb") as f:
+        on_disk = f.read()
+    return settings if on_disk == raw else settings_mod.parse(raw)
+
+
 def _check_as_committed(vault: Vault, ulid: str) -> None:
     """A proposal HEAD holds is applied as HEAD holds it: that copy is what was reviewed (a pull
     request, a commit the hook checked), and the decision commit keeps it."""
@@ -220,7 +241,7 @@ def _apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool
             f"proposal {ulid} changed since it was shown to you; nothing was applied",
             hint="review it again before you apply it",
         )
-    state = RepoState(vault, settings)
+    state = RepoState(vault, _committed_rules(vault, settings))
     _check_as_committed(vault, ulid)
     report = validate_proposal(state, proposal)
     if report.status != "pending":

@@ -633,3 +633,22 @@ def test_validate_commits_refuses_a_decision_that_rewrites_the_proposal_it_decid
     )
     ci = curator(av, "--json", "validate", "--commits", f"{base}..HEAD")
     assert ci.returncode == 1 and "rewrites the proposal it decides" in ci.stdout, ci.stdout
+
+
+def test_apply_judges_with_the_committed_config_not_a_work_tree_edit_of_it(av: GitVault) -> None:
+    """Emptying ``producers.paths`` without committing it would let apply commit a change to a
+    producer's file that the hook and CI, reading the committed config, refuse (KP003)."""
+    av.write(".curio/feed.md", plain_note("kp:01J0000000000000000000FEED", "Feed", "generated\n"))
+    av.commit("a producer's file")
+    text = av.read(".curio/feed.md")
+    pid = write_proposal(
+        av,
+        [{"op": "modify", "path": ".curio/feed.md", "base_blob": blob_of(av, ".curio/feed.md")}],
+        diff=git_diff(av, ".curio/feed.md", text.replace("generated", "edited by hand")),
+    )
+    config = av.root / ".kp" / "config.yaml"
+    config.write_text(config.read_text().replace('paths: [".curio/**"]', "paths: []"))
+    head = av.git("rev-parse", "HEAD").stdout
+    r = curator(av, "apply", pid, "--yes")
+    assert r.returncode == 1 and "KP003" in r.stderr, r.stderr
+    assert av.git("rev-parse", "HEAD").stdout == head and av.read(".curio/feed.md") == text
