@@ -58,13 +58,24 @@ def _words(text: str) -> frozenset[str]:
 
 # A key (bounded, starting only where an identifier starts, so a line costs linear time), what
 # may close it (a quote, a bracket, markdown emphasis), then the separator.
-KEY_SEPARATOR = re.compile(r"(?<![\w.\-])([\w.\-]{1,80})([\"'`\]*]{0,3})[ \t]*(:=|=>|=|:)")
+KEY_SEPARATOR = re.compile(r"(?<![\w.\-])([\w.\-]{1,80})([\"'`\]*]{0,3})[ \t]*(:=|=>|=|:|：|＝)")
+WIDE_SEPARATORS = ("：", "＝")
+"""The colon and equals sign a Chinese or Japanese keyboard types, with no space after them."""
 UNQUOTED = re.compile(r"[^\s\"'`]{1,256}")
 MAX_VALUE = 512
-PASSWORD_WORDS = ("password", "passwd", "passphrase", "passwort", "contrasena", "contraseña")
-PASSWORD_PARTS = frozenset({"pass", "pwd", "pw", "passcode", "pword"})
+# A key's last part names a password when it ends with one of these: the languages notes are
+# written in (a compound such as 数据库密码, "database password", ends with its word).
+PASSWORD_WORDS = (
+    "password", "passwd", "passphrase", "passwort", "kennwort", "contrasena", "contraseña", "senha",
+    "wachtwoord", "lösenord", "losenord", "passord", "adgangskode", "salasana", "hasło", "haslo",
+    "heslo", "jelszó", "пароль", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호",
+)
+PASSWORD_PARTS = frozenset({"pass", "pwd", "pw", "passcode", "pword", "passe"})
 SECRET_WORDS = tuple(
-    _words("secret secrets token tokens credential credentials apikey apikeys secretkey privatekey accesskey authkey")
+    _words(
+        "secret secrets token tokens credential credentials apikey apikeys secretkey privatekey accesskey authkey "
+        "密钥 密鑰 秘钥 令牌 トークン シークレット 秘密鍵 토큰"
+    )
 )
 SECRET_KEY_PREFIXES = _words(
     "api secret access private auth master encryption encrypt signing sign hmac client app application "
@@ -116,11 +127,13 @@ TOKEN_CHARS = re.compile(r"[A-Za-z0-9+/=_\-.~]+")
 TWO_DIGITS = re.compile(r"\d[^\d]*\d")
 TWO_LETTERS = re.compile(r"[A-Za-z][^A-Za-z]*[A-Za-z]")
 NOT_ALNUM = re.compile(r"[\W_]")
+WORDS_OF_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+"""Kana, CJK ideographs and Hangul: prose in a value, never what a password prompt takes."""
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
 ULID = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
 # After the value of ``key: value`` or ``key = value`` (spaced), what may follow: nothing, a
 # comment, or punctuation that closes the value; anything else is prose.
-VALUE_END = re.compile(r"\s*(?:$|#|//|--|—|\(|[,;)\]}>|*.`])")
+VALUE_END = re.compile(r"\s*(?:$|#|//|--|—|\(|[,;)\]}>|*.`。，；）])")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _KEY_PARTS = re.compile(r"[_.\-\s]+")
 
@@ -162,6 +175,8 @@ def value_is_secret(value: str, names: str, *, quoted: bool, tight: bool = False
     stood in quotes (so it is a literal, not code); ``tight``: ``KEY=value`` with no spaces."""
     if len(value) < 6 or (" " in value and names != "password"):
         return False  # too short to be anyone's secret, or a sentence in a JSON string
+    if WORDS_OF_CJK.search(value):
+        return False  # 请联系管理员 ("ask the administrator"): a sentence; a password is typed in Latin letters
     if TEMPLATE.fullmatch(value) or FORMAT_FIELD.search(value) or PATH.match(value) or NUMBER.fullmatch(value):
         return False
     if "://" in value[:40]:
@@ -193,11 +208,13 @@ def _documents(low: str) -> bool:
 def assignments(line: str) -> list[tuple[int, int]]:
     """Spans of the values assigned to keys that name a secret in ``line``."""
     found = []
-    for m in KEY_SEPARATOR.finditer(line) if "=" in line or ":" in line else ():
+    for m in KEY_SEPARATOR.finditer(line) if "=" in line or ":" in line or "：" in line or "＝" in line else ():
         names = key_names_secret(m[1])
         if names is None:
             continue
         sep, at = m[3], m.end()
+        if sep in WIDE_SEPARATORS:
+            sep = "=" if sep == "＝" else ": "  # no space is needed after it, as a CJK writer types it
         nxt = line[at : at + 1]
         if sep == ":" and (nxt in (":", "/") or (m[2] == "" and nxt not in " \t\"'`*" and not _tight_password(line, m.end(), names))):
             continue  # ::, a URL's scheme, or ``a:b`` in prose (but ``password:Xk7pq2Lm``)

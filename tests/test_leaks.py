@@ -115,3 +115,41 @@ def test_a_block_below_a_secret_key_that_holds_no_secret_is_left(text: str) -> N
     from curator.redaction import redact
 
     assert redact(text) == (text, [])
+
+
+# Keys in the languages notes are written in, with the colon their keyboards type (fullwidth in
+# Chinese and Japanese, with no space after it).
+SPOKEN = [
+    ("密码：Xk7pq2Lm9w", "Xk7pq2Lm9w"),
+    ("数据库密码： hunter2hunter2", "hunter2hunter2"),
+    ("密碼: Tr0ub4dor&3x", "Tr0ub4dor&3x"),
+    ("パスワード：Sakura2024xyz", "Sakura2024xyz"),
+    ("API密钥=9f8e7d6c5b4a39281706aa", "9f8e7d6c5b4a39281706aa"),
+    ("비밀번호: qwerty123456", "qwerty123456"),
+    ("пароль: hunter2hunter2", "hunter2hunter2"),
+    ("Kennwort: Geheim2024xyz", "Geheim2024xyz"),
+    ("senha=correcthorse123", "correcthorse123"),
+    ("wachtwoord: fietsband77", "fietsband77"),
+    ("mot_de_passe = soleil2024abc", "soleil2024abc"),
+]
+
+
+@pytest.mark.parametrize(("line", "hidden"), SPOKEN)
+def test_a_password_keyed_in_another_language_is_redacted(line: str, hidden: str) -> None:
+    clean, kinds = redaction.redact(line)
+    assert hidden not in clean and kinds, (line, clean)
+
+
+SPOKEN_PROSE = [
+    "密码：请联系管理员获取",  # "password: ask the administrator"
+    "パスワード：管理者に聞いてください",
+    "密码：见上文的说明。",
+    "パスワードを忘れた場合は、リセットしてください。",
+    "пароль: спросите администратора",
+    "## 密码管理",
+]
+
+
+@pytest.mark.parametrize("line", SPOKEN_PROSE)
+def test_prose_about_passwords_in_another_language_is_left(line: str) -> None:
+    assert redaction.redact(line) == (line, []), line
