@@ -145,6 +145,10 @@ def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commi
             head_raw = state.blob(head_oid) if head_oid else None
             head_clean = state.clean(path, head_raw) if head_raw is not None else None
         committed = _commit_bytes(view, result, head_clean)
+        if committed is not None:
+            # The repository form, as `git add` would store it: a CRLF line in a create or a
+            # diff is committed LF where the attributes say eol=lf, and the note is not left modified.
+            committed = state.clean(path, committed)
         commit_oid = after if committed is not None and committed == written else None
         if committed is not None and commit_oid is None:
             commit_oid = str(repo.create_blob(committed))

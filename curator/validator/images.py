@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 
 def holds_post_images(subject: Subject, state: RepoState) -> bool:
-    """True when every path the proposal changes holds, in the candidate, its change applied to HEAD's."""
+    """True when every path the proposal changes holds, in the candidate, its change applied to HEAD's
+    (both as ``git add`` stores them: line endings by the path's attributes)."""
     if not subject.changes:
         return False
     for view in subject.changes:
@@ -27,7 +28,7 @@ def holds_post_images(subject: Subject, state: RepoState) -> bool:
             if now is not None:
                 return False
         elif c.op == "create":
-            if now is None or now != view.new_bytes:
+            if now is None or view.new_bytes is None or state.clean(c.path, now) != state.clean(c.path, view.new_bytes):
                 return False
         else:
             before = state.head_bytes(c.path)
@@ -37,6 +38,7 @@ def holds_post_images(subject: Subject, state: RepoState) -> bool:
                 post = apply_hunks(before.decode("utf-8"), view.patch.hunks)
             except (HunkConflict, UnicodeDecodeError):
                 return False
-            if now != post.encode("utf-8"):
+            # Compared as git stores them: apply commits the change's repository form.
+            if state.clean(c.path, now) != state.clean(c.path, post.encode("utf-8")):
                 return False
     return True

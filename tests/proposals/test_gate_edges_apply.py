@@ -652,3 +652,30 @@ def test_apply_judges_with_the_committed_config_not_a_work_tree_edit_of_it(av: G
     r = curator(av, "apply", pid, "--yes")
     assert r.returncode == 1 and "KP003" in r.stderr, r.stderr
     assert av.git("rev-parse", "HEAD").stdout == head and av.read(".curio/feed.md") == text
+
+
+@pytest.mark.parametrize("op", ["create", "modify"])
+def test_crlf_in_a_proposal_is_committed_as_git_add_would_store_it(av: GitVault, op: str) -> None:
+    """`*.md text eol=lf`: a CRLF line is stored LF by `git add`. Committed raw, the note showed
+    as modified right after the apply and the next `commit -a` rewrote it."""
+    av.write(".gitattributes", "*.md text eol=lf\n.kp/proposals/** -text\n")
+    av.commit("attributes")
+    if op == "create":
+        path = "notes/crlf.md"
+        text = "---\r\nkp_id: kp:01J00000000000000000000CRLF\r\ntitle: crlf\r\n---\r\nbody\r\n"
+        pid = write_proposal(av, [{"op": "create", "path": path}], files={path: text})
+        expected = text.replace("\r\n", "\n")
+    else:
+        path = "notes/alpha.md"
+        old = av.read(path)
+        diff = git_diff(av, path, old.replace("two\n", "2\n")).replace("+2\n", "+2\r\n")
+        pid = write_proposal(av, [{"op": "modify", "path": path, "base_blob": blob_of(av, path)}], diff=diff)
+        expected = old.replace("two\n", "2\n")
+    av.commit(f"propose {pid}")
+    base = av.git("rev-parse", "HEAD").stdout.strip()
+    r = curator(av, "apply", pid, "--yes")
+    assert r.returncode == 0, r.stderr
+    assert av.git("show", f"HEAD:{path}").stdout == expected
+    assert av.git("status", "--porcelain", "--", path).stdout == ""
+    ci = curator(av, "validate", "--commits", f"{base}..HEAD")
+    assert ci.returncode == 0, ci.stdout + ci.stderr
