@@ -42,6 +42,8 @@ def run(
         proposal = store.load_within(vault.root, ulid, settings.limits)
         shown = proposal.digest() if proposal.exists else None  # what is applied is what was shown
         report = validate_proposal(RepoState(vault, settings), proposal)
+        if proposal.exists and report.status != "pending":
+            raise CheckFailed(f"proposal {ulid} is already {report.status}")  # nothing to ask about
         # The same rows and colours as the review UI's diff pane.
         print_proposal(report, settings.producers.names)
         for text in drift_lines(report):

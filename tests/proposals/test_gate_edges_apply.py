@@ -3,6 +3,7 @@ asserts what the fixed product must do; a hole still open is marked ``xfail(stri
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -679,3 +680,27 @@ def test_crlf_in_a_proposal_is_committed_as_git_add_would_store_it(av: GitVault,
     assert av.git("status", "--porcelain", "--", path).stdout == ""
     ci = curator(av, "validate", "--commits", f"{base}..HEAD")
     assert ci.returncode == 0, ci.stdout + ci.stderr
+
+
+def test_apply_at_a_terminal_does_not_ask_about_a_decided_proposal(av: GitVault) -> None:
+    import pty
+
+    pid = _modify_alpha(av)
+    assert curator(av, "reject", pid, "--reason", "no").returncode == 0
+    primary, secondary = pty.openpty()
+    proc = subprocess.run(
+        [sys.executable, "-m", "curator", "--vault", str(av.root), "apply", pid],
+        stdin=secondary,
+        stdout=secondary,
+        stderr=secondary,
+        env={**os.environ, "CURATOR_EMBEDDER": "none", "TERM": "dumb"},
+        timeout=60,
+    )
+    os.close(secondary)
+    said = b""
+    with contextlib.suppress(OSError):
+        while chunk := os.read(primary, 4096):
+            said += chunk
+    os.close(primary)
+    text = said.decode("utf-8", "replace")
+    assert proc.returncode == 1 and "already rejected" in text and "apply it?" not in text, text
