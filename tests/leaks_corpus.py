@@ -444,6 +444,24 @@ def age_and_presigned(rng: random.Random) -> Sample:
     return Sample(url, (sig,))
 
 
+def other_languages(rng: random.Random) -> Sample:
+    """A password keyed in the language of the note, with the colon its keyboard types."""
+    secret = _mixed(rng).replace("'", "").replace('"', "").replace(" ", "")
+    frame = rng.choice(
+        (
+            "密码：{s}",
+            "数据库密码: {s}",
+            "パスワード：{s}",
+            "API密钥={s}",
+            "비밀번호: {s}",
+            "пароль: {s}",
+            "Kennwort: {s}",
+            "senha={s}",
+        )
+    )
+    return Sample(frame.format(s=secret), (secret,))
+
+
 SHAPES: dict[str, Callable[[random.Random], Sample]] = {
     "env KEY=value": env_assignment,
     "YAML key: value": yaml_assignment,
@@ -473,6 +491,7 @@ SHAPES: dict[str, Callable[[random.Random], Sample]] = {
     "YAML block values": yaml_block,
     "tables, tight colons, sshpass, user:pass@host": table_and_tight,
     "age key, S3 presigned URL": age_and_presigned,
+    "keys in other languages": other_languages,
 }
 
 
@@ -562,6 +581,11 @@ NEGATIVES: dict[str, list[str]] = {
         "A key: value pair per line, the way YAML writes a mapping.",
         "The keyboard shortcut for this is Ctrl+K, and the passkey prompt follows.",
         "Notes on secret sharing: Shamir's scheme splits a secret into n shares.",
+        "密码：请联系管理员获取",
+        "パスワード：管理者に聞いてください",
+        "パスワードを忘れた場合は、設定画面からリセットしてください。",
+        "## 密码管理与轮换",
+        "пароль: спросите администратора",
     ],
     "code without values": [
         "password = getpass()",
