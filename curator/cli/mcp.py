@@ -6,6 +6,7 @@ import click
 
 from curator.cli.options import app_of
 from curator.commands import mcp as mcp_cmd
+from curator.errors import UsageError
 
 
 @click.command()
@@ -21,4 +22,6 @@ from curator.commands import mcp as mcp_cmd
 @click.pass_context
 def mcp(ctx: click.Context, http: bool, port: int, print_token: bool, new_token: bool, author: str) -> int:
     """Serve the vault to agents over MCP: search, read, relate, index card, propose."""
+    if not http and ctx.get_parameter_source("port") is not click.core.ParameterSource.DEFAULT:
+        raise UsageError("--port is the HTTP port: pass --http with it (stdio has no port)")
     return mcp_cmd.run(app_of(ctx), http, port, author, print_token, new_token)

@@ -30,6 +30,7 @@ from curator.index.serving import reconcile_if_stale
 from curator.mcp.frame import Answer, refusal
 from curator.mcp.propose import MAX_CHANGES
 from curator.mcp.service import MAX_K, Service
+from curator.mcp.transport import bind as bind_http
 from curator.mcp.transport import serve as serve_http
 from curator.settings import Settings
 from curator.vault.discover import Vault
@@ -322,18 +323,19 @@ def serve(
     """Serve over stdio, or over HTTP on loopback with ``token`` required on every request."""
     if http and not token:
         raise ValueError("an HTTP server needs its bearer token")
+    sock = bind_http(port) if http else None
     rec = Reconciler(vault, settings, index_dir)
     server = build(vault, settings, index_dir, author, rec)
     rec.start()
     try:
-        if http and token:
+        if sock is not None and token:
             print(
                 f"curator mcp: serving http://127.0.0.1:{port}/mcp (streamable HTTP); every request needs "
                 f"Authorization: Bearer <token>, the token in {token_file} (curator mcp --http --print-token)",
                 file=sys.stderr,
                 flush=True,
             )
-            serve_http(server, port, token)
+            serve_http(server, sock, token)
         else:
             server.run("stdio")
     finally:

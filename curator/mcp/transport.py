@@ -13,11 +13,13 @@ import contextlib
 import errno
 import json
 import resource
+import socket
 import sys
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from curator.errors import UsageError
 from curator.mcp.bearer import matches
 
 Scope = MutableMapping[str, Any]
@@ -137,21 +139,36 @@ def _more_descriptors() -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
-def serve(server: Any, port: int, token: str) -> None:
-    """Serve ``server`` (an ``MCPServer``) over streamable HTTP on loopback until interrupted."""
+def bind(port: int) -> socket.socket:
+    """The loopback socket the server will listen on, bound before anything says it serves: a
+    port another program holds is the user's one-line error, not uvicorn's exit."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((HOST, port))
+    except OSError as e:
+        sock.close()
+        raise UsageError(
+            f"cannot serve on {HOST}:{port}: {e.strerror or e}", hint="choose another port with --port"
+        ) from None
+    return sock
+
+
+def serve(server: Any, sock: socket.socket, token: str) -> None:
+    """Serve ``server`` (an ``MCPServer``) over streamable HTTP on ``sock`` (``bind``) until interrupted."""
     import anyio
     import uvicorn
 
     _more_descriptors()
     app = server.streamable_http_app(streamable_http_path=PATH, host=HOST)
     config = uvicorn.Config(
-        BearerAuth(app, token), host=HOST, port=port, log_level="warning", http=_deadline_protocol()
+        BearerAuth(app, token), host=HOST, port=sock.getsockname()[1], log_level="warning", http=_deadline_protocol()
     )
 
     async def run() -> None:
 
         asyncio.get_running_loop().set_exception_handler(_out_of_descriptors)
-        await uvicorn.Server(config).serve()
+        await uvicorn.Server(config).serve(sockets=[sock])
 
     anyio.run(run)
 

@@ -396,3 +396,19 @@ def test_the_readme_s_client_config_opens_the_server(private: GitVault) -> None:
         bare = post(port, INITIALIZE)
     assert status == 200 and '"serverInfo"' in body, (status, body)
     assert bare[0] == 401, bare
+
+
+def test_a_port_another_program_holds_is_a_one_line_error_before_anything_says_it_serves(
+    private: GitVault,
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        r = curator(private.root, "mcp", "--http", "--port", str(port))
+    assert r.returncode == 2, r.stderr
+    said = [line for line in r.stderr.splitlines() if line.startswith("curator")]
+    assert said == [f"curator: cannot serve on 127.0.0.1:{port}: Address already in use (choose another port with --port)"]
+    assert "serving" not in r.stderr and "ERROR" not in r.stderr
+    stdio = curator(private.root, "mcp", "--port", str(port))
+    assert stdio.returncode == 2 and "pass --http" in stdio.stderr, stdio.stderr
