@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from typing import TYPE_CHECKING
 
@@ -15,7 +16,9 @@ from curator.proposals import revision, store
 from curator.validator.state import RepoState
 
 if TYPE_CHECKING:
+    from curator.settings import Settings
     from curator.validator.verdict import ProposalReport
+    from curator.vault.discover import Vault
 
 
 SHOWN = 10
@@ -103,6 +106,8 @@ def run_partial(app: App, ulid: str, yes: bool, no_commit: bool, only: tuple[str
         return 0
     if new:
         output.line(f"{new}: a new revision of {ulid} with what you kept ({ulid} is superseded)")
+        for line in left_out_lines(vault, settings, ulid, applied.paths):
+            output.line(line)
     else:
         output.line(f"{ulid}: the selection keeps every hunk; the proposal itself was applied")
     where = f"committed {applied.commit[:12]}" if applied.commit else "applied to the work tree (not committed)"
@@ -126,4 +131,28 @@ def drift_lines(report: ProposalReport) -> list[str]:
             f"  drifted: {output.safe_path(str(d['path']))} changed since the proposal was made; "
             f"its hunks still match exactly and apply where their context now is{moved}"
         )
+    return lines
+
+
+def left_out_lines(vault: Vault, settings: Settings, ulid: str, kept: list[str]) -> list[str]:
+    """What a partial apply left out, and where it is still: the superseded proposal's folder (a
+    person's own edits, which `curator propose` took out of the work tree, are in no pending
+    proposal once it is superseded, and must not look lost)."""
+    from curator.validator.subject import manifest_of
+
+    manifest = manifest_of(store.load_within(vault.root, ulid, settings.limits))
+    if manifest is None:
+        return []
+    folder = f".kp/proposals/{ulid}"
+    lines = []
+    for c in manifest.changes:
+        if c.path in kept:
+            continue
+        path = output.safe_path(c.path)
+        quoted = shlex.quote(path)
+        if c.op == "create":
+            back = f"cp {shlex.quote(f'{folder}/files/{path}')} {quoted}"
+        else:
+            back = f"git apply --include={quoted} {folder}/changes.diff"
+        lines.append(f"  left out: {path} ({c.op}); its change is kept in {folder}/; to have it in your work tree: {back}")
     return lines

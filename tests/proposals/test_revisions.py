@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 
 import pytest
 from ruamel.yaml import YAML
@@ -91,6 +92,16 @@ def test_only_keeps_whole_files_and_the_diff_numbers_the_hunks(vault: GitVault) 
     assert "Beta words." in vault.read("notes/beta.md")
     assert "Line two." not in vault.read("notes/long.md")
     assert [e["event"] for e in _events(vault, old)] == ["superseded"]
+    # What was left out is said, with where it is kept and the command that brings it back.
+    left = [line for line in done.stdout.splitlines() if "left out: notes/long.md (modify)" in line]
+    assert len(left) == 1, done.stdout
+    back = left[0].split("to have it in your work tree: ", 1)[1]
+    restored = subprocess.run(back, shell=True, cwd=vault.root, capture_output=True, text=True)
+    assert restored.returncode == 0, restored.stderr
+    assert "Line two." in vault.read("notes/long.md") and vault.git("status", "--porcelain").stdout.split() == [
+        "M",
+        "notes/long.md",
+    ]
 
 
 def test_a_selection_of_every_hunk_applies_the_proposal_itself(vault: GitVault) -> None:
