@@ -49,7 +49,7 @@ def run(
         links=settings.search.links if links is None else links,
         diversify=settings.search.mmr if mmr is None else mmr,
     )
-    result.warnings = opened.warnings + result.warnings
+    result.warnings = list(dict.fromkeys(opened.warnings + result.warnings))  # one warning, said once
     if app.json:
         output.emit_json(result.to_json(explain))
         return 0

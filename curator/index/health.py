@@ -48,7 +48,9 @@ def doctor_findings(settings: Settings, index_dir: str) -> list[Row]:
         rows.append((where, 0, "embedder", str(e), "fix embedder.* in .kp/config.yaml or the environment"))
     else:
         if wanted != fp:
-            rows.append((where, 0, "epoch-mismatch", mismatch_message(fp, wanted), "run `curator index rebuild`"))
+            fix = "run `curator index rebuild`"
+            said = mismatch_message(fp, wanted).removesuffix(f"; {fix}")  # the fix is its own column
+            rows.append((where, 0, "epoch-mismatch", said, fix))
     if pending:
         rows.append(
             (
