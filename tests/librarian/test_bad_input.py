@@ -140,7 +140,8 @@ def test_an_index_built_with_another_model_is_refused(dvault: GitVault, cli, mon
     doctor = cli("--vault", dvault.root, "doctor", "--json")
     message = next(f["message"] for f in json.loads(doctor.out)["findings"] if f["code"] == "epoch-mismatch")
     r = cli("--vault", dvault.root, "digest", "--now", CLOCK)
-    assert r.code == 2 and r.err == f"curator: {message}\n"
+    # The same words as doctor's, which gives the fix in a column of its own.
+    assert r.code == 2 and r.err == f"curator: {message}; run `curator index rebuild`\n"
     assert _proposals(dvault) == []
 
 
