@@ -1,5 +1,5 @@
 """The leak scanner's hand-written rules: assigned secrets, passwords in URLs, ``Authorization``
-headers. ``curator.leaks`` is the one place that decides and the one that callers use; these
+headers (the other forms a key meets its value in, XML to ``.pgpass``, are ``curator.leak_forms``). ``curator.leaks`` is the one place that decides and the one that callers use; these
 functions only find spans in a line, for it.
 
 Assignments: a key that names a secret, a separator (``=``, ``:``, ``:=``, ``=>``) and a value, in
@@ -43,7 +43,6 @@ import binascii
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
 from functools import lru_cache
 
 ASSIGNED = "Assigned Secret"
@@ -230,28 +229,7 @@ def assignments(line: str) -> list[tuple[int, int]]:
         value = line[start:end]
         if value_is_secret(value, names, quoted=quoted, tight=tight):
             found.append((start, end))
-    return found + _other_forms(line)
-
-
-# Other places a key meets its value: an XML element or a .NET setting, PHP's define(), a
-# command's flag, a .netrc, curl's -u, mysql's -p, a .pgpass line.
-XML_ELEMENT = re.compile(r"<([\w.\-:]{1,80})(?:\s[^<>]{0,200})?>([^<>\n]{1,512})</\1>")
-XML_SETTING = re.compile(r"\bkey=([\"'])([\w.\-:]{1,80})\1\s+value=([\"'])([^\"'\n]{1,512})\3")
-PHP_DEFINE = re.compile(r"\bdefine\(\s*([\"'])([\w.\-]{1,80})\1\s*,\s*([\"'])([^\"'\n]{1,512})\3")
-FLAG = re.compile(r"(?:^|(?<=\s))(--?[A-Za-z][\w\-]{0,40})[ \t]+([\"']?)([^\s\"']{1,256})\2")
-NETRC = re.compile(r"^\s*(?:password|passwd)\s+(\S{1,256})\s*$|\blogin\s+\S{1,256}\s+(?:password|passwd)\s+(\S{1,256})")
-CURL_USER = re.compile(r"(?:^|(?<=\s))(?:-u|--user)[ \t]+([\"']?)[^\s:\"']{1,128}:([^\s\"']{1,256})\1")
-MYSQL_P = re.compile(r"(?:^|(?<=\s))-p([^\s\"']\S{0,255}|'[^'\n]{1,256}'|\"[^\"\n]{1,256}\")")
-SSHPASS = re.compile(r"\bsshpass[ \t]+-p[ \t]*([\"']?)([^\s\"']{1,256})\1")
-TABLE_ROW = re.compile(r"\|[ \t]*\**([\w.\- ]{1,80}?)\**[ \t]*\|[ \t]*`?([^|`\s]{6,256})`?[ \t]*\|")
-"""A markdown table's key cell and the value cell beside it: ``| password | Xk7pq2LmW9 |``."""
-BARE_CREDENTIALS = re.compile(
-    r"(?<![\w/:@.%+\-])[\w.\-]{1,64}:([^\s:@/\"'`]{6,128})@[\w\-]{1,63}(?:\.[\w\-]{1,63})*\.[A-Za-z]{2,63}\b"
-)
-"""``user:password@host`` without a scheme (an scp or git remote, a pasted DSN): the URL rule's
-credentials, where no ``://`` announces them."""
-PGPASS = re.compile(r"\s*[\w.\-*]{1,253}:(?:\d{1,5}|\*):[\w.\-*]{1,63}:[\w.\-*@]{1,63}:([^\s:]{1,256})\s*")
-
+    return found
 
 def _tight_password(line: str, at: int, names: str) -> bool:
     """``password:FyIb1d0F2uWo``, no space after the colon: a password when the key says password
@@ -260,65 +238,11 @@ def _tight_password(line: str, at: int, names: str) -> bool:
     if names != "password":
         return False
     value = UNQUOTED.match(line, at)
-    return value is not None and len(value[0]) >= 8 and _letters_and_digits(value[0])
+    return value is not None and len(value[0]) >= 8 and letters_and_digits(value[0])
 
 
-def _letters_and_digits(value: str) -> bool:
+def letters_and_digits(value: str) -> bool:
     return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
-
-
-def _other_forms(line: str) -> list[tuple[int, int]]:
-    found = []
-    if "</" in line:
-        found += _keyed(XML_ELEMENT.finditer(line), 1, 2, quoted=True)
-    if "value=" in line:
-        found += _keyed(XML_SETTING.finditer(line), 2, 4, quoted=True)
-    if "define(" in line:
-        found += _keyed(PHP_DEFINE.finditer(line), 2, 4, quoted=True)
-    if " -" in line or line.startswith("-"):
-        for m in FLAG.finditer(line):
-            names = key_names_secret(m[1])
-            if names is None or "credential" in m[1].lower() or m[3][0] in "(-\\":
-                continue  # PowerShell's -Credential takes a user name or an object, not a secret
-            if value_is_secret(m[3], names, quoted=bool(m[2])):
-                found.append(m.span(3))
-        for m in CURL_USER.finditer(line):
-            if value_is_secret(m[2], "password", quoted=True):
-                found.append(m.span(2))
-        if "mysql" in line or "mariadb" in line:
-            found += [
-                m.span(1) for m in MYSQL_P.finditer(line) if value_is_secret(m[1].strip("'\""), "password", quoted=True)
-            ]
-    if "pass" in line:
-        found += [
-            m.span(m.lastindex or 1)
-            for m in NETRC.finditer(line)
-            if value_is_secret(m[m.lastindex or 1], "password", quoted=True)
-        ]
-    if "sshpass" in line:
-        found += [m.span(2) for m in SSHPASS.finditer(line) if value_is_secret(m[2], "password", quoted=True)]
-    if line.count("|") >= 3:  # a table documents types and words: only a value mixing letters and digits
-        found += _keyed((m for m in TABLE_ROW.finditer(line) if _letters_and_digits(m[2])), 1, 2, quoted=True)
-    if "@" in line and ":" in line:
-        found += [
-            m.span(1)
-            for m in BARE_CREDENTIALS.finditer(line)
-            if _letters_and_digits(m[1]) and value_is_secret(m[1], "password", quoted=True)
-        ]
-    pgpass = PGPASS.fullmatch(line) if line.count(":") >= 4 else None
-    if pgpass and value_is_secret(pgpass[1], "password", quoted=True):
-        found.append(pgpass.span(1))
-    return found
-
-
-def _keyed(matches: Iterable[re.Match[str]], key: int, value: int, *, quoted: bool) -> list[tuple[int, int]]:
-    found = []
-    for m in matches:
-        names = key_names_secret(m[key])
-        if names is not None and value_is_secret(m[value].strip(), names, quoted=quoted):
-            found.append(m.span(value))
-    return found
-
 
 def _value_span(line: str, at: int, key_start: int, tight: bool) -> tuple[int, int, bool] | None:
     if at >= len(line):

@@ -59,6 +59,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from curator.leak_forms import other_forms
 from curator.leak_rules import (
     ASSIGNED,
     assignments,
@@ -198,7 +199,7 @@ def scan_line(line: str, index: int = 0, *, high_entropy: bool = True) -> list[L
                 for m in pattern.finditer(line)
                 if m.end() > m.start() and not filler(m[0])
             )
-    leaks.extend(Leak(ASSIGNED, index, a, b) for a, b in assignments(line))
+    leaks.extend(Leak(ASSIGNED, index, a, b) for a, b in (*assignments(line), *other_forms(line)))
     if "://" in line:
         leaks.extend(Leak(kind, index, a, b) for kind, a, b in url_passwords(line))
     leaks.extend(Leak(kind, index, a, b) for kind, a, b in authorizations(line))

@@ -43,6 +43,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("vault",),
     ("redaction",),
     ("settings", "leaks"),
+    ("leak_forms",),
     ("languages", "locations", "fsutil", "cores", "output", "leak_rules"),
     ("unsafe", "clock", "faults", "pids"),
     ("errors",),
