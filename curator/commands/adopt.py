@@ -32,6 +32,7 @@ from curator.proposals import store
 from curator.proposals.filters import clean
 from curator.validator.state import RepoState
 from curator.vault import frontmatter, git
+from curator.vault import kp_id as kp_id_reader
 from curator.vault import templates as tmpl
 from curator.vault.identity import mint
 from curator.vault.repodocs import repository_document
@@ -122,10 +123,7 @@ def plan(app: App) -> Plan:
             continue
         kp_id = mint()
         try:
-            new_text = frontmatter.update(committed.decode("utf-8"), {"kp_id": kp_id})
-            # A block the writer cannot extend (a flow mapping, {a: 1}) is named, not broken.
-            if frontmatter.read(new_text.removeprefix("\ufeff"))[0].get("kp_id") != kp_id:
-                raise frontmatter.FrontmatterError("the new kp_id would not read back")
+            new_text = kp_id_reader.added(committed.decode("utf-8"), kp_id)
         except (frontmatter.FrontmatterError, UnicodeDecodeError) as e:
             out.skipped.append((note.path, f"frontmatter cannot take a kp_id line: {e}"))
             continue

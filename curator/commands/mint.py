@@ -93,12 +93,11 @@ def with_kp_id(raw: bytes, kp_id: str) -> bytes:
         raise Refused(e.reason) from None
     except frontmatter.FrontmatterError as e:
         raise Refused(f"its frontmatter cannot be read ({e}); fix the YAML first") from None
-    if meta.get("kp_id") is not None:
-        raise Refused(f"has a kp_id already ({meta['kp_id']!r}); a kp_id is never replaced", identified=True)
+    present = kp_id_reader.of_meta(meta)
+    if present is not None:
+        raise Refused(f"has a kp_id already ({present!r}); a kp_id is never replaced", identified=True)
     try:
-        new_text = frontmatter.update(text, {"kp_id": kp_id})
-        if frontmatter.read(new_text)[0].get("kp_id") != kp_id:
-            raise frontmatter.FrontmatterError("the new kp_id would not read back")
+        new_text = kp_id_reader.added(text, kp_id)
     except frontmatter.FrontmatterError as e:
         raise Refused(f"its frontmatter cannot take a kp_id line: {e}") from None
     return (BOM if raw.startswith(BOM) else b"") + new_text.encode("utf-8")

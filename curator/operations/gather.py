@@ -21,10 +21,10 @@ from curator.proposals.hunks import HunkConflict
 from curator.proposals.hunks import apply as apply_hunks
 from curator.settings import Settings
 from curator.vault import frontmatter, git
+from curator.vault import kp_id as kp_id_reader
 from curator.vault.discover import Vault
-from curator.vault.globs import matches
 from curator.vault.identity import mint
-from curator.vault.paths import checked_join, escape_reason, unsafe_reason
+from curator.vault.paths import checked_join, escape_reason, is_note_path, unsafe_reason
 
 STAGED = (
     pygit2.enums.FileStatus.INDEX_NEW
@@ -55,18 +55,15 @@ def with_kp_id(content: bytes, minted: list[str], path: str) -> tuple[bytes, str
     """Content with a kp_id, minting one when the new note has none."""
     try:
         text = content.decode("utf-8")
-        meta, _ = frontmatter.read(text)
+        present = kp_id_reader.of_meta(frontmatter.read(text)[0])
+        if present is not None:
+            return content, str(present)
+        kp_id = mint()
+        new_text = kp_id_reader.added(text, kp_id)
     except (UnicodeDecodeError, frontmatter.FrontmatterError):
         return content, None  # the validator will say what is wrong
-    if meta.get("kp_id"):
-        return content, str(meta["kp_id"])
-    kp_id = mint()
     minted.append(f"{path} → {kp_id}")
-    return frontmatter.update(text, {"kp_id": kp_id}).encode("utf-8"), kp_id
-
-
-def is_note(path: str, settings: Settings) -> bool:
-    return path.split("/", 1)[0] != ".kp" and matches(path, settings.notes.include)
+    return new_text.encode("utf-8"), kp_id
 
 
 def _read(vault: Vault, path: str) -> bytes:
@@ -87,7 +84,7 @@ def from_worktree(
     for path, flags in sorted(status.items()):
         if wanted and path not in wanted:
             continue
-        if not is_note(path, settings) or flags & WT.IGNORED:
+        if not is_note_path(path, settings) or flags & WT.IGNORED:
             continue
         if flags & STAGED:
             staged.append(path)

@@ -9,6 +9,7 @@ from typing import Any
 from curator.validator.finding import Finding, blocking, ordered
 from curator.validator.state import RepoState
 from curator.vault import frontmatter, templates
+from curator.vault import kp_id as kp_id_reader
 from curator.vault.identity import canonical, is_valid_kp_id, why_invalid
 from curator.vault.note import NotANote, decode
 from curator.vault.repodocs import repository_document
@@ -82,8 +83,8 @@ def check_note(state: RepoState, path: str) -> NoteReport:
         return NoteReport(path, ordered(findings))
     assert meta is not None
     head_meta, _, _ = _meta(state.head_bytes(path))
-    kp_id = meta.get("kp_id")
-    before = head_meta.get("kp_id") if head_meta else None
+    kp_id = kp_id_reader.of_meta(meta)
+    before = kp_id_reader.of_meta(head_meta)
     in_head = state.head_blob_id(path) is not None
     if before is not None and kp_id is None and _template(state, path) is not None:
         pass  # a template may lose the kp_id it was given: notes made from it would copy it

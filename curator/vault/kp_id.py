@@ -15,6 +15,9 @@ from typing import Any
 from curator.vault import frontmatter
 from curator.vault.identity import canonical, is_valid_kp_id
 
+KEY = "kp_id"
+"""The frontmatter key that holds a note's identity (SPEC §1)."""
+
 UNREADABLE: Any = object()
 """What ``of_text`` says of a frontmatter that cannot be read."""
 
@@ -22,11 +25,33 @@ HEAD_BYTES = 4096
 """A note's first bytes: the frontmatter of almost every note fits."""
 
 
+def of_meta(meta: Any) -> Any:
+    """The raw ``kp_id`` value of a loaded frontmatter mapping: None when it has none, or holds
+    only an empty value (``kp_id:`` or ``kp_id: ""``, as a template leaves it)."""
+    value = meta.get(KEY) if isinstance(meta, dict) else None
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return value
+
+
 def of_text(text: str | None) -> Any:
     """The raw ``kp_id`` value of a note's text: None when it has none, ``UNREADABLE`` when its
     frontmatter cannot be read."""
     meta = frontmatter.meta_or_none(text)
-    return UNREADABLE if meta is None else meta.get("kp_id")
+    return UNREADABLE if meta is None else of_meta(meta)
+
+
+def added(text: str, kp_id: str) -> str:
+    """``text`` with ``kp_id: KP_ID`` in its frontmatter (a block made for it when there is none,
+    an empty value replaced), every other byte kept: the one writer of a new identity, for
+    ``mint``, ``adopt``, ``propose`` and ``kp_propose``.
+
+    Raises ``frontmatter.FrontmatterError`` when the block cannot take the line or the new
+    value would not read back (a flow mapping ``{a: 1}`` is named, not broken)."""
+    new_text = frontmatter.update(text, {KEY: kp_id})
+    if of_text(new_text.removeprefix("\ufeff")) != kp_id:
+        raise frontmatter.FrontmatterError("the new kp_id would not read back")
+    return new_text
 
 
 def _may_name_kp_id(raw: bytes) -> bool:

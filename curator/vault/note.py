@@ -10,6 +10,7 @@ from typing import Any
 
 from curator import clock
 from curator.vault import frontmatter
+from curator.vault import kp_id as kp_id_reader
 from curator.vault.identity import is_valid_kp_id, why_invalid
 from curator.vault.links import display
 from curator.vault.markdown import fence_states, heading
@@ -138,7 +139,7 @@ def parse(path: str, raw: bytes) -> Note:
         s2 = frontmatter.split(text)
         if s2.yaml is not None:
             body_line, body_start = s2.body_line, s2.body_start
-    kp_id = meta.get("kp_id")
+    kp_id = kp_id_reader.of_meta(meta)
     if kp_id is not None and not is_valid_kp_id(kp_id):
         problems.append(Problem("invalid-kp-id", 2, why_invalid(kp_id)))
         kp_id = None
