@@ -22,6 +22,7 @@ from typing import IO, Any
 
 from curator.errors import SourceError
 from curator.sources.base import Item, Problems
+from curator.unsafe import first_unsafe
 
 DEFAULT_MAX_ITEM_BYTES = 10 * 1024 * 1024
 BOM = b"\xef\xbb\xbf"
@@ -86,7 +87,7 @@ def _parse(raw: bytes, no: int, max_bytes: int) -> Entry:
     doc_id = _scalar(raw_id, "the id")
     if not doc_id or not doc_id.strip():
         raise ValueError("an empty id")
-    if not doc_id.isprintable():
+    if first_unsafe(doc_id) is not None:
         raise ValueError("the id has control characters")
     text = data.get("text")
     if not isinstance(text, str):

@@ -132,3 +132,16 @@ def test_a_missing_corpus_or_a_folder(tmp_path: Path) -> None:
         _read(tmp_path / "none.jsonl")
     with pytest.raises(SourceError, match="is a folder"):
         _read(tmp_path)
+
+
+def test_an_id_is_judged_by_the_one_unsafe_set(tmp_path: Path) -> None:
+    path = tmp_path / "c.jsonl"
+    path.write_text(
+        _line(_id="note\u00a0: Paris", text="a no-break space, as French writes it")
+        + _line(_id="famille \U0001f468\u200d\U0001f469", text="an emoji sequence joined by a zero-width joiner")
+        + _line(_id="evil\u202etxt.exe", text="a bidi override")
+        + _line(_id="tag\U000e0041", text="a tag character")
+    )
+    items, problems = _read(path)
+    assert [i.ref for i in items] == ["jsonl:corpus/note\u00a0: Paris", "jsonl:corpus/famille \U0001f468\u200d\U0001f469"]
+    assert problems.named == ["line 3: the id has control characters", "line 4: the id has control characters"]
