@@ -33,3 +33,16 @@ screenshot: setup
 lint: setup
 	$(BIN)/ruff check curator tests benchmarks
 	$(BIN)/mypy curator
+
+# Benchmarks print figures, never assert them (docs/benchmarks.md says what each measures and
+# how to read it); SHARED is the folder of benchmark data beside the checkout.
+SHARED ?= ../shared/data
+
+bench-scifact: setup
+	$(BIN)/curator bench $(SHARED)/scifact --mode all
+
+bench-scale: setup
+	$(BIN)/python benchmarks/scale_powershell.py
+
+bench-validate: setup
+	$(BIN)/python benchmarks/validate_proposals.py

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import anyio
@@ -102,7 +104,9 @@ def test_http_smoke(example_vault: GitVault, monkeypatch: pytest.MonkeyPatch) ->
 @pytest.mark.skipif(shutil.which("npx") is None, reason="npx is not installed: the MCP Inspector runs on node")
 def test_the_mcp_inspector_lists_the_tools(example_vault: GitVault) -> None:
     script = Path(__file__).resolve().parents[2] / "scripts" / "inspect-mcp"
-    r = subprocess.run([str(script), str(example_vault.root)], capture_output=True, text=True, timeout=300)
+    # The interpreter running the tests, wherever it lives (not only a checkout's .venv).
+    env = {**os.environ, "PYTHON": sys.executable}
+    r = subprocess.run([str(script), str(example_vault.root)], capture_output=True, text=True, timeout=300, env=env)
     if r.returncode != 0 and "ENOTFOUND" in r.stderr + r.stdout:
         pytest.skip("the npm registry is out of reach: the Inspector cannot be fetched")
     assert r.returncode == 0, r.stderr
