@@ -1,22 +1,30 @@
-"""Search in every language: hit@1, hit@5 and MRR@10 per language and mode on a help vault
-translated into nine languages (benchmarks/multilingual/), this checkout beside another.
+"""Search in every language: hit@1, hit@5 and MRR@10 per language and mode on a translated help
+vault, this checkout beside another.
 
-    python benchmarks/multilingual.py [--modes lexical,vector,hybrid] [--json] [--per-query]
-        [--save FILE] [--peer DIR] [--model NAME | --model DIR --dims N] [--embedder none] [--batch-size N]
-        [--languages]
+    python benchmarks/multilingual.py [--set DIR] [--vault-git REPO [--rev REV] | --vault DIR]
+        [--modes lexical,vector,hybrid] [--json] [--per-query] [--save FILE] [--peer DIR]
+        [--model NAME | --model DIR --dims N] [--embedder none] [--batch-size N] [--languages]
+
+A set is a folder holding ``queries.jsonl`` and ``qrels.tsv``: ``benchmarks/multilingual/`` (the
+default: a small CC0 vault in nine languages, kept in its ``vault/`` folder) or
+``benchmarks/multilingual_help/`` (questions on Obsidian's own help vault in 36 languages, which is
+not kept here: ``--vault-git`` names a clone of it, and the set's ``source.json`` the commit the
+questions were judged at, which ``--rev`` overrides). ``--vault DIR`` takes a vault folder as it is.
+From a git repository only the notes (``*.md``) of the commit are written out, with ``git cat-file``:
+a partial clone that lacks the large attachments still gives the whole vault.
 
 The vault is copied into a temporary git repository (git init, one commit) and indexed with
-``curator index`` into an index folder outside it; then each query of
-``multilingual/queries.jsonl`` is run in each mode as ``curator search QUERY --json --mode MODE
---k 10``. Only the command line is used, driven in-process as ``python -m curator`` runs it,
+``curator index`` into an index folder outside it; then each query of the set is run in each mode
+as ``curator search QUERY --json --mode MODE --k 10``. Only the command line is used, driven in-process as ``python -m curator`` runs it,
 with stdout captured, so the embedding model is loaded once per process and the figures measure
 what a person typing the command gets.
 
-A query's hits are reduced to their notes (first passage wins) and scored against
-``multilingual/qrels.tsv``: hit@1 and hit@5 (a judged page at rank 1, in the top 5), MRR@10
-(1 / rank of the first judged page in the top 10, else 0), and other@1 (the share of queries
-whose first hit is a page of another language: the Spanish question answered by the Catalan
-copy). Means per language, and over all queries.
+A query's hits are reduced to their notes (first passage wins) and scored against the set's
+``qrels.tsv``: hit@1 and hit@5 (a judged page at rank 1, in the top 5), MRR@10 (1 / rank of the
+first judged page in the top 10, else 0), other@1 (the share of queries whose first hit is a page
+of another language folder: the Spanish question answered by the Catalan copy, the Chinese one by
+the zh-TW copy), and repeat@10 (the share of the 10 hits that repeat a page already listed, before
+the reduction). Means per language, and over all queries.
 
 ``--peer DIR`` runs the same measurement with another checkout of Curator (e.g. ``git archive
 REV | tar -x -C DIR``) as a subprocess of this script with PYTHONPATH=DIR, from the temporary
@@ -27,8 +35,8 @@ names the multilingual model (the ``multilingual`` extra), whose size is known; 
 CURATOR_EMBEDDER for the run (``openai`` takes its endpoint from CURATOR_EMBED_BASE_URL,
 CURATOR_EMBED_MODEL and CURATOR_EMBED_DIMS, as ``curator`` does); ``--batch-size`` writes
 ``embedder.batch_size`` (a slow endpoint needs smaller requests); ``--languages`` also sets ``index.languages`` to each language's
-folder, so notes are stemmed by their own language's rules (by default the vault says nothing,
-as most vaults do, and every note is taken as English).
+folder (every top-level folder named by a language tag), so notes are stemmed by their own
+language's rules (by default the vault says nothing, as most vaults do).
 """
 
 from __future__ import annotations
@@ -38,6 +46,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import runpy
 import shutil
 import statistics
@@ -49,10 +58,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "multilingual"
+"""The set in use (``--set``)."""
 MODES = ("lexical", "vector", "hybrid")
 K = 10
-LANGUAGES = ("zh", "ja", "ko", "en", "de", "es", "fr", "ru", "ca")
 GIT_ENV = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@b"}
+
+
+def languages() -> list[str]:
+    """The set's languages, in the order its questions come."""
+    return list(dict.fromkeys(q["lang"] for q in load_queries()))
 
 
 def load_queries() -> list[dict[str, str]]:
@@ -76,10 +90,75 @@ def model_of(args: argparse.Namespace) -> str:
     return os.path.abspath(args.model) if os.path.isdir(args.model) else args.model
 
 
+def source_rev() -> str | None:
+    """The commit the set's questions were judged at (its ``source.json``), if it names one."""
+    try:
+        with open(DATA / "source.json", encoding="utf-8") as f:
+            return str(json.load(f)["rev"])
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def notes_from_git(repo: str, rev: str, vault: Path) -> int:
+    """Write the ``*.md`` files of ``rev`` in ``repo`` under ``vault``; how many."""
+    listing = subprocess.run(["git", "-C", repo, "ls-tree", "-r", "-z", rev], capture_output=True, check=True).stdout
+    blobs: list[tuple[str, str]] = []
+    for record in listing.split(b"\0"):
+        if not record:
+            continue
+        meta, path = record.split(b"\t", 1)
+        _mode, kind, oid = meta.split()
+        name = path.decode("utf-8")
+        if kind == b"blob" and name.endswith(".md"):
+            blobs.append((oid.decode(), name))
+    cat = subprocess.Popen(["git", "-C", repo, "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert cat.stdin is not None and cat.stdout is not None
+    for oid, name in blobs:
+        cat.stdin.write(oid.encode() + b"\n")
+        cat.stdin.flush()
+        header = cat.stdout.readline().split()
+        if len(header) < 3:
+            sys.exit(f"{repo} lacks {name} at {rev}")
+        data = cat.stdout.read(int(header[2]))
+        cat.stdout.read(1)
+        target = vault.joinpath(*name.split("/"))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    cat.stdin.close()
+    cat.wait()
+    return len(blobs)
+
+
+def language_folders(vault: Path) -> dict[str, str]:
+    """``index.languages`` for a vault laid out one language a folder: each top-level folder
+    named by a language tag (``de``, ``zh-TW``, ``pt-br``) that the Curator measured knows."""
+    from curator import languages as known_languages
+
+    def known(tag: str) -> bool:
+        return bool(known_languages.known(known_languages.normalise_code(tag)))
+
+    return {
+        f"{p.name}/": p.name
+        for p in sorted(vault.iterdir())
+        if p.is_dir() and re.fullmatch(r"[a-z]{2,3}(-[A-Za-z]{2,4})?", p.name) and known(p.name)
+    }
+
+
 def make_vault(args: argparse.Namespace) -> Path:
     """The vault as a fresh git repository in a temporary folder, with the run's config."""
     vault = Path(tempfile.mkdtemp(prefix="curator-multilingual-")) / "vault"
-    shutil.copytree(DATA / "vault", vault)
+    if args.vault_git:
+        rev = args.rev or source_rev()
+        if not rev:
+            sys.exit("--vault-git needs --rev (the set has no source.json naming one)")
+        vault.mkdir()
+        notes_from_git(args.vault_git, rev, vault)
+    elif args.vault:
+        shutil.copytree(args.vault, vault, ignore=shutil.ignore_patterns(".git"))
+    elif (DATA / "vault").is_dir():
+        shutil.copytree(DATA / "vault", vault)
+    else:
+        sys.exit(f"{DATA} keeps no vault: give --vault-git REPO (see its README) or --vault DIR")
     config: dict[str, dict] = {}
     if args.model:
         config["embedder"] = {"model": model_of(args)}
@@ -88,7 +167,7 @@ def make_vault(args: argparse.Namespace) -> Path:
     if args.batch_size:
         config.setdefault("embedder", {})["batch_size"] = args.batch_size
     if args.languages:
-        config["index"] = {"languages": {f"{code}/": code for code in LANGUAGES}}
+        config["index"] = {"languages": language_folders(vault)}
     if config:
         (vault / ".kp").mkdir()
         # JSON is YAML: no YAML writer needed on this side.
@@ -147,10 +226,14 @@ def measure(args: argparse.Namespace) -> dict:
             code, out, err = curator([*base, "search", q["text"], "--json", "--mode", mode, "--k", str(K)])
             ms = (time.perf_counter() - t0) * 1000
             if code == 0:
+                paths = [h["path"] for h in json.loads(out)["hits"]][:K]
                 notes, error = notes_of(json.loads(out)["hits"]), None
             else:
-                notes, error = [], (err.strip() or out.strip()).splitlines()[-1:] or [f"exit {code}"]
-            runs[mode].append({"id": q["id"], "notes": notes[:K], "ms": round(ms, 1), "error": error})
+                paths, notes, error = [], [], (err.strip() or out.strip()).splitlines()[-1:] or [f"exit {code}"]
+            repeats = len(paths) - len(set(paths))
+            runs[mode].append(
+                {"id": q["id"], "notes": notes[:K], "repeats": repeats, "ms": round(ms, 1), "error": error}
+            )
     code, status, _ = curator([*base, "status", "--json"])
     shutil.rmtree(vault.parent, ignore_errors=True)
     shutil.rmtree(index_dir, ignore_errors=True)
@@ -163,12 +246,12 @@ def measure(args: argparse.Namespace) -> dict:
 
 
 def score(result: dict) -> dict:
-    """hit@1, hit@5, MRR@10 and other@1 per mode and language, and over all queries."""
+    """hit@1, hit@5, MRR@10, other@1 and repeat@10 per mode and language, and over all queries."""
     qrels = load_qrels()
     lang_of = {q["id"]: q["lang"] for q in load_queries()}
     table: dict[str, dict[str, dict[str, float]]] = {}
     for mode, runs in result["runs"].items():
-        per: dict[str, list[tuple[float, float, float, float]]] = {}
+        per: dict[str, list[tuple[float, float, float, float, float]]] = {}
         for run in runs:
             judged = qrels.get(run["id"], {})
             ranks = [i for i, path in enumerate(run["notes"], start=1) if path in judged]
@@ -180,6 +263,7 @@ def score(result: dict) -> dict:
                 1.0 if first is not None and first <= 5 else 0.0,
                 1.0 / first if first is not None else 0.0,
                 other,
+                run.get("repeats", 0) / K,
             )
             run["rank"] = first
             per.setdefault(lang_of[run["id"]], []).append(row)
@@ -191,6 +275,7 @@ def score(result: dict) -> dict:
                 "hit@5": statistics.fmean(r[1] for r in rows),
                 "mrr@10": statistics.fmean(r[2] for r in rows),
                 "other@1": statistics.fmean(r[3] for r in rows),
+                "repeat@10": statistics.fmean(r[4] for r in rows),
             }
             for lang, rows in per.items()
         }
@@ -215,14 +300,14 @@ def print_tables(sides: list[tuple[str, dict, dict]]) -> None:
         if status.get("pending_embeddings"):
             # Passages without vectors are still found lexically, never by the vector leg.
             print(f"  warning: {status['pending_embeddings']} passages were left without vectors")
-    order = [*LANGUAGES, "all"]
-    metrics = ("hit@1", "hit@5", "mrr@10", "other@1")
+    order = [*languages(), "all"]
+    metrics = ("hit@1", "hit@5", "mrr@10", "other@1", "repeat@10")
     for mode in sides[0][2]:
         print()
         head = f"{mode:<8}{'n':>4}"
         for name, _, _ in sides:
             head += "  " + "".join(
-                f"{(name + ' ' + m) if i == 0 else m:>{14 if i == 0 else 8}}" for i, m in enumerate(metrics)
+                f"{(name + ' ' + m) if i == 0 else m:>{14 if i == 0 else 10}}" for i, m in enumerate(metrics)
             )
         print(head)
         for lang in order:
@@ -233,9 +318,11 @@ def print_tables(sides: list[tuple[str, dict, dict]]) -> None:
             for _, _, table in sides:
                 cell = table.get(mode, {}).get(lang)
                 if cell is None:
-                    line += "  " + "".join(f"{'-':>{14 if i == 0 else 8}}" for i in range(len(metrics)))
+                    line += "  " + "".join(f"{'-':>{14 if i == 0 else 10}}" for i in range(len(metrics)))
                     continue
-                line += "  " + "".join(f"{cell[m]:>{14 if i == 0 else 8}.3f}" for i, m in enumerate(metrics))
+                line += "  " + "".join(
+                    f"{cell.get(m, float('nan')):>{14 if i == 0 else 10}.3f}" for i, m in enumerate(metrics)
+                )
             print(line)
 
 
@@ -255,6 +342,11 @@ def run_peer(args: argparse.Namespace, peer: str) -> dict:
     folder = tempfile.mkdtemp(prefix="curator-multilingual-peer-")
     out = os.path.join(folder, "result.json")
     cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", out, "--modes", ",".join(args.modes)]
+    cmd += ["--set", str(DATA)]
+    if args.vault_git:
+        cmd += ["--vault-git", os.path.abspath(args.vault_git)] + (["--rev", args.rev] if args.rev else [])
+    if args.vault:
+        cmd += ["--vault", os.path.abspath(args.vault)]
     if args.model:
         cmd += ["--model", model_of(args)] + (["--dims", str(args.dims)] if args.dims else [])
     if args.embedder:
@@ -276,6 +368,10 @@ def run_peer(args: argparse.Namespace, peer: str) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--set", help="the folder of queries.jsonl and qrels.tsv (default benchmarks/multilingual)")
+    ap.add_argument("--vault-git", help="a git repository holding the set's vault (its notes at --rev are used)")
+    ap.add_argument("--rev", help="the commit of --vault-git (default: the one the set's source.json names)")
+    ap.add_argument("--vault", help="the set's vault as a folder")
     ap.add_argument("--modes", default=",".join(MODES), help="comma-separated: lexical,vector,hybrid")
     ap.add_argument("--json", action="store_true", help="print the figures (and every query's hits) as JSON")
     ap.add_argument("--per-query", action="store_true", help="also list each query's rank and top hit")
@@ -289,6 +385,9 @@ def main() -> None:
     ap.add_argument("--worker", help=argparse.SUPPRESS)  # a peer run: write the result here
     ap.add_argument("--checkout", help=argparse.SUPPRESS)  # the peer's checkout, first on sys.path
     args = ap.parse_args()
+    global DATA
+    if args.set:
+        DATA = Path(args.set).resolve()
     args.modes = tuple(m for m in args.modes.split(",") if m)
     if any(m not in MODES for m in args.modes):
         ap.error(f"--modes takes {', '.join(MODES)}")
