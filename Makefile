@@ -10,7 +10,7 @@ TORCH ?= torch==2.13.0
 
 $(VENV)/.setup-done: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet "$(TORCH)" -e '.[dev,local,multilingual,mcp,review]'
+	$(BIN)/python -m pip install --quiet "$(TORCH)" -e '.[dev,local,multilingual,mcp,review,attachments]'
 	touch $@
 
 setup: $(VENV)/.setup-done

