@@ -54,6 +54,10 @@ class ProducerSettings:
     """Producers whose managed regions (<!-- NAME:begin X --> … <!-- NAME:end X -->) are theirs."""
     paths: tuple[str, ...] = (".curio/**",)
     """Globs of producer-owned paths that no proposal may touch."""
+    lifecycle_keys: tuple[str, ...] = ("status",)
+    """Frontmatter keys that hold lifecycle: no proposal may add one to a note a producer owns
+    (its next render would drop it; lifecycle lives in the index). A person's own notes may
+    carry them (a Dataview status:), and a person's commits are never refused for one."""
 
 
 @dataclass(frozen=True)

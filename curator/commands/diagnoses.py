@@ -22,6 +22,7 @@ from curator.vault.anchors import Anchors
 from curator.vault.anchors import describe as describe_anchor
 from curator.vault.links import extract
 from curator.vault.note import Note
+from curator.vault.owners import lifecycle_keys, owner
 from curator.vault.regions import find as find_regions
 from curator.vault.repodocs import repository_document
 from curator.vault.resolve import BY_TITLE, Resolver
@@ -135,6 +136,14 @@ def check(app: App) -> list[Diagnosis]:
 
     producers = settings.producers.names
     for note in s.notes:
+        template = tmpl.holding(note.path, templates)
+        if template is not None:
+            # A template is not a note to check: its links, dates and properties are
+            # Templater's and the Templates plugin's to fill in (`[[Daily/<% tp.date.now() %>]]`,
+            # `title: {{title}}`). Only its kp_id matters, since every note made from it copies it.
+            if note.kp_id:
+                by_id.setdefault(note.kp_id, []).append(note.path)
+            continue
         for p in note.problems:
             fix = (
                 "fix the YAML between the --- lines"
@@ -142,12 +151,10 @@ def check(app: App) -> list[Diagnosis]:
                 else "set kp_id to NAMESPACE:ID, e.g. one `curator mint` prints"
             )
             findings.append(Diagnosis(note.path, p.line or 0, p.code, p.message, fix))
-        template = tmpl.holding(note.path, templates)
         if note.kp_id:
             by_id.setdefault(note.kp_id, []).append(note.path)
         elif (
-            template is None
-            and repository_document(note.path) is None
+            repository_document(note.path) is None
             and not any(p.code in ("malformed-frontmatter", "invalid-kp-id") for p in note.problems)
         ):
             findings.append(
@@ -160,14 +167,19 @@ def check(app: App) -> list[Diagnosis]:
                     "note not committed yet; identity falls back to the path until then",
                 )
             )
-        if "status" in note.meta:
+        kept = lifecycle_keys(note.meta, settings.producers.lifecycle_keys)
+        owned = owner(note.path, note.text, note.meta, settings) if kept else None
+        if owned is not None:
+            # A person's own status: is theirs (no finding); in a producer's note it is lost
+            # at the next render, which is worth saying but breaks nothing today.
             findings.append(
                 Diagnosis(
                     note.path,
                     0,
                     "status-field",
-                    "frontmatter has a status: field",
-                    "remove it; lifecycle lives in the index, and producers would clobber it",
+                    f"frontmatter has {kept[0]}: in a note producer {owned.producer} owns ({owned.why}); "
+                    "its next render drops it",
+                    "keep it in a note of your own, or leave it to the producer: lifecycle lives in the index",
                 )
             )
         _regions, region_problems = find_regions(note.text.split("\n"), producers)
@@ -324,5 +336,5 @@ CODES = (
 )
 """Every code doctor can report, in the order docs/cli.md lists them (a test keeps the two equal,
 and equal to the codes the checks above, the index's and the note parser's, can produce)."""
-WARNINGS = frozenset({"title-only-link", "unknown-language", "unresolved-anchor", "deprecated-setting"})
+WARNINGS = frozenset({"title-only-link", "unknown-language", "unresolved-anchor", "deprecated-setting", "status-field"})
 """Codes that are shown but do not fail doctor on their own: the link works today."""

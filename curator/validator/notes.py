@@ -109,6 +109,7 @@ def check_note(state: RepoState, path: str) -> NoteReport:
         owners = state.kp_id_owners(canonical(kp_id), besides=path)
         if owners:
             findings.append(Finding("KP006", path, already_used(state, kp_id, owners[0], path)))
-    if "status" in meta and not (head_meta and "status" in head_meta):
-        findings.append(Finding("KP008", path, "introduces a status: field; lifecycle lives in the index"))
+    # No property name is refused here: a person's own commit is theirs (a Dataview
+    # `status:` included). Lifecycle keys are kept out of producers' notes by KP008 on
+    # proposals (curator.vault.owners).
     return NoteReport(path, ordered(findings))

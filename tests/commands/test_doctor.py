@@ -56,7 +56,7 @@ def hostile(tmp_path: Path) -> GitVault:
     os.symlink("loop-b.md", v.root / "loop-a.md")
     os.symlink("loop-a.md", v.root / "loop-b.md")
     os.symlink("/etc/hostname", v.root / "outside.md")
-    v.write("status.md", "---\nkp_id: kp:status\nstatus: done\n---\n")
+    v.write("status.md", "---\nkp_id: curio:status\nstatus: done\n---\n")
     v.write("region.md", note("kp:region", "Region", "<!-- curio:begin x -->\nunclosed\n"))
     v.commit("hostile")
     return v

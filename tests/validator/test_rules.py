@@ -189,7 +189,7 @@ CASES: list[tuple[str, Case, str]] = [
     ("removed-kp-id", _modify_alpha(lambda t: t.replace("kp_id: kp:01J0000000000000000000ALPH\n", "")), "KP006"),
     ("new-without-kp-id", _create_at("notes/anon.md", _new("Anon")), "KP006"),
     ("touches-kp", _create_at(".kp/config2.md"), "KP007"),
-    ("status-field", _modify_alpha(lambda t: t.replace("title: Alpha", "title: Alpha\nstatus: done")), "KP008"),
+    ("status-field", _modify_region(lambda t: t.replace("title: Digest", "title: Digest\nstatus: done")), "KP008"),
     ("invalid-yaml", _modify_alpha(lambda t: t.replace("title: Alpha", "title: [Alpha")), "KP008"),
     ("binary", _binary, "KP009"),
     ("not-utf8", _not_utf8, "KP009"),

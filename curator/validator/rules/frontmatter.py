@@ -1,4 +1,10 @@
-"""KP008: frontmatter stays a readable YAML mapping and never gains a ``status`` field."""
+"""KP008: frontmatter stays a readable YAML mapping, and a note a producer owns gains no lifecycle key.
+
+A lifecycle key (``producers.lifecycle_keys``, default ``status``) added to a producer's
+note would be dropped by its next render (``curator.vault.owners`` draws the line); in a
+person's own note it is their property (a Dataview ``status: todo``), and a proposal may
+carry it there like any other edit the person reviews.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +13,11 @@ from typing import TYPE_CHECKING
 
 from curator.validator.finding import Finding
 from curator.validator.notes import ALREADY_INVALID
-from curator.vault import frontmatter
+from curator.vault import frontmatter, owners
 
 if TYPE_CHECKING:
     from curator.validator.state import RepoState
     from curator.validator.subject import Subject
-
-
-def _has_status(text: str | None) -> bool:
-    meta = frontmatter.meta_or_none(text)
-    return meta is not None and "status" in meta
 
 
 def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
@@ -37,9 +38,20 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
             else:
                 yield Finding("KP008", path, message, e.line)
             continue
-        if "status" in meta and not _has_status(view.pre_text if view.change.op == "modify" else None):
+        pre = view.pre_text if view.change.op == "modify" else None
+        old = frontmatter.meta_or_none(pre)
+        added = owners.added_lifecycle_keys(meta, old, state.settings.producers.lifecycle_keys)
+        if not added:
+            continue
+        # Owned before or after the change: a proposal that also removes the producer's
+        # region (KP004 says so) does not make the key survive its render.
+        owner = owners.owner(path, post, meta, state.settings)
+        if owner is None and pre is not None:
+            owner = owners.owner(path, pre, old, state.settings)
+        if owner is not None:
             yield Finding(
                 "KP008",
                 path,
-                "introduces a status: field; lifecycle lives in the index, and producers would clobber it",
+                f"adds {added[0]}: to a note producer {owner.producer} owns ({owner.why}); its next render "
+                f"would drop it, and lifecycle lives in the index: leave {added[0]}: out of this note",
             )
