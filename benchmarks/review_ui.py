@@ -143,6 +143,12 @@ def _plain(frame: str) -> str:
     return _ESCAPES.sub("", frame)
 
 
+def _checks(screen: object) -> object:
+    """What owns the pre-flight's state: the screen's ``Preflight`` (its ``checking`` and
+    ``models``), or the screen itself in checkouts from before it was a widget of its own."""
+    return getattr(screen, "preflight", screen)
+
+
 async def poll(condition: Callable[[], bool], timeout: float = 300) -> float:
     end = time.perf_counter() + timeout
     while not condition():
@@ -226,17 +232,17 @@ async def large_diff(root: Path, ulid: str, lines: int, *, checked: bool) -> tup
         await poll(lambda: bool(screen.queue.entries) and all(e.checked for e in screen.queue.entries.values()))
         other = next(k for k in screen.queue.entries if k != ulid)
         screen.queue.select(other)
-        await poll(lambda: other not in screen.checking)
+        await poll(lambda: other not in _checks(screen).checking)  # type: ignore[attr-defined]
         await app.workers.wait_for_complete()
         await pilot.pause()
         if not checked:
             screen.queue.entries[ulid].report = None
-            screen.models.pop(ulid, None)
+            _checks(screen).models.pop(ulid, None)  # type: ignore[attr-defined]
         frames.want(lambda: "of a long note")
         start = time.perf_counter()
         screen.queue.select(ulid)
         shown = await frames.shown() - start
-        verdict = await poll(lambda: ulid not in screen.checking) - start
+        verdict = await poll(lambda: ulid not in _checks(screen).checking) - start  # type: ignore[attr-defined]
         await pilot.pause()
         assert screen.diff.row_count >= 2 * lines, screen.diff.row_count
         assert screen.check_action("apply", ()) is True

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from textual.app import App
 
-from curator.review import entries
 from curator.review.queue_screen import QueueScreen
 
 if TYPE_CHECKING:
@@ -26,24 +25,11 @@ class ReviewApp(App[None]):
         super().__init__()
         self.vault = vault
         self.settings = settings
-        self._by: str | None = None
         self.now = now
         """The clock ages are shown against (None: the real one; snapshot tests fix it)."""
 
-    @property
-    def by(self) -> str:
-        """Who decides: recorded in each event, as ``curator apply``/``reject`` record it.
-
-        Read from git's config when the first decision is made (in its worker): opening the
-        repository loads pygit2, which the queue's first paint does not need."""
-        if self._by is None:
-            from curator.operations import stage
-
-            self._by = f"human:{stage.default_author(entries.fresh(self.vault)).name}"
-        return self._by
-
     def on_mount(self) -> None:
-        self.push_screen(QueueScreen())
+        self.push_screen(QueueScreen(self.vault, self.settings, now=self.now))
 
 
 def make_app(vault: Vault, settings: Settings, *, now: dt.datetime | None = None) -> ReviewApp:

@@ -22,6 +22,7 @@ from textual.strip import Strip
 
 from curator.diffview.model import DiffModel
 from curator.diffview.richtext import Renderer, split_rows
+from curator.review.marks import Kept
 
 _SEPARATOR = Segment("│", Style(color="grey35"))
 
@@ -67,6 +68,8 @@ class DiffPane(ScrollView, can_focus=True):
         """The model row (a file or hunk header) ``n``/``p`` moved to last: what space marks."""
         self.marks: frozenset[int] = frozenset()
         """Model rows (file and hunk headers) of what the reviewer keeps, drawn with a tick."""
+        self.kept = Kept()
+        """What the reviewer keeps of each proposal (space and ``f`` at ``▸``), until it is decided."""
 
     # --- what is shown ------------------------------------------------------------------
 
@@ -160,6 +163,11 @@ class DiffPane(ScrollView, can_focus=True):
         if self.at_stop is not None and self.at_stop < len(self.model.rows) and self._on_screen(self.at_stop):
             return self.at_stop
         return min(self._model_row_at(int(self.scroll_y), self.split), len(self.model.rows) - 1)
+
+    def top_file(self, model: DiffModel) -> int:
+        """The file whose rows ``model`` has at the top of the pane (the first, side by side)."""
+        rows = model.rows
+        return rows[min(int(self.scroll_y), len(rows) - 1)].file if len(rows) and not self.split else 0
 
     def jump(self, forward: bool) -> bool:
         """Scroll to the next (or previous) hunk or file header; False when there is none."""

@@ -131,3 +131,12 @@ class EditScreen(ModalScreen[str | None]):
             self.notify("Esc again discards your edit; ctrl+s stages it.", severity="warning", timeout=5)
             return
         self.dismiss(None)
+
+
+def line_of(header: str) -> int | None:
+    """The first new-side line a hunk header names (``@@ -a,b +c,d @@`` → c): where to open."""
+    try:
+        new = header.split("+", 1)[1].split(" ", 1)[0]
+        return max(1, int(new.split(",", 1)[0]))
+    except (IndexError, ValueError):
+        return None

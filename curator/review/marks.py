@@ -101,3 +101,46 @@ def total_hunks(changes: Sequence[ChangeView]) -> int:
 
 def is_file_row(model: DiffModel, row: int) -> bool:
     return model.rows[row].kind == FILE
+
+
+class Kept:
+    """What the reviewer keeps of each proposal, until it is decided."""
+
+    def __init__(self) -> None:
+        self._of: dict[str, Marks] = {}
+
+    def count(self, ulid: str) -> int:
+        marks = self._of.get(ulid)
+        return marks.count() if marks else 0
+
+    def drop(self, ulid: str) -> None:
+        self._of.pop(ulid, None)
+
+    def selection(self, ulid: str, changes: Sequence[ChangeView]) -> Selection | None:
+        """What is marked of ``ulid`` (None: nothing, and ``a`` applies all of it)."""
+        if not self.count(ulid):
+            return None
+        return self._of[ulid].selection(changes)
+
+    def line(self, ulid: str, changes: Sequence[ChangeView]) -> str:
+        """The count the line above the footer shows, e.g. ``1 of 3 hunks marked``."""
+        got = self.count(ulid)
+        return f"{got} of {total_hunks(changes)} hunks marked — a applies only those" if got else ""
+
+    def label(self, ulid: str | None, changes: Sequence[ChangeView]) -> str:
+        """The footer's space key: ``Keep``, or how many hunks are kept (``Keep 1/3``)."""
+        got = self.count(ulid) if ulid else 0
+        return f"Keep {got}/{total_hunks(changes)}" if got else "Keep"
+
+    def rows(self, ulid: str, model: DiffModel, changes: Sequence[ChangeView]) -> frozenset[int]:
+        return (self._of.get(ulid) or Marks()).rows(model, changes)
+
+    def toggle(self, ulid: str, model: DiffModel, changes: Sequence[ChangeView], row: int, whole_file: bool) -> None:
+        """Mark or unmark the hunk at model row ``row`` (or its whole file)."""
+        file, hunk = place(model, row)
+        view = changes[file]
+        marks = self._of.setdefault(ulid, Marks())
+        if whole_file or hunk is None or view.change.op != "modify":
+            marks.toggle_file(view.change.path, hunks_of(view))
+        else:
+            marks.toggle_hunk(view.change.path, hunk)

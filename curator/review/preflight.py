@@ -1,6 +1,10 @@
-"""The review screen's pre-flight: the validator and the drift check of the highlighted
-proposal in a worker, with its stored diff drawn first so the reviewer reads while it runs
-(the screen itself is ``QueueScreen``)."""
+"""The pre-flight of the highlighted proposal: the validator and the drift check in a worker,
+with its stored diff drawn first so the reviewer reads while it runs.
+
+``Preflight`` is a widget that is never drawn: it owns what is being checked and the diff
+models made so far, runs the worker, and hears its results as its own messages
+(``Preflight.Stored``, ``Preflight.Done``), which then bubble up for the screen to show.
+"""
 
 from __future__ import annotations
 
@@ -8,44 +12,103 @@ import threading
 from typing import TYPE_CHECKING
 
 from textual import work
+from textual.message import Message
+from textual.widget import Widget
 from textual.worker import get_current_worker
 
 from curator.diffview.model import DiffModel, build
 from curator.review import entries as entries_mod
-from curator.review.entries import Entry
 from curator.review.loading import wait_for
-from curator.review.screen_part import ScreenPart
 
 if TYPE_CHECKING:
+    from curator.review.entries import Entry
+    from curator.settings import Settings
     from curator.validator.verdict import ProposalReport
+    from curator.vault.discover import Vault
 
 # Diff sections read for the first screen of a proposal's stored diff, before all of them.
 STORED_FIRST = 40
 
 
-class Preflight(ScreenPart):
-    """What the review screen checks of the proposal it shows (the screen is ``QueueScreen``)."""
+class Preflight(Widget):
+    """What the review screen checks of the proposal it shows, and the diffs it has made."""
 
-    def _check(self, ulid: str, stored_first: bool = False) -> None:
-        """Start the pre-flight of ``ulid``; until this one's result is in, ``a`` stays disabled."""
+    DEFAULT_CSS = """
+    Preflight {
+        display: none;
+    }
+    """
+
+    class Stored(Message):
+        """A diff drawn from the proposal's own files, while its pre-flight runs."""
+
+        def __init__(self, ulid: str, model: DiffModel, drawn: threading.Event) -> None:
+            super().__init__()
+            self.ulid = ulid
+            self.model = model
+            self.drawn = drawn
+            """Set once the frame showing it is drawn (the worker waits before reading on)."""
+            self.kept = False
+            """True when the pre-flight kept it as the proposal's diff (none better is in)."""
+
+    class Done(Message):
+        """The pre-flight's report, and the diff drawn from it (None: nothing to draw)."""
+
+        def __init__(self, ulid: str, token: object, report: ProposalReport, model: DiffModel | None) -> None:
+            super().__init__()
+            self.ulid = ulid
+            self.token = token
+            self.report = report
+            self.model = model
+
+    def __init__(self, vault: Vault, settings: Settings, first_frame: threading.Event, painted: threading.Event):
+        super().__init__()
+        self.vault = vault
+        self.settings = settings
+        self.first_frame = first_frame
+        """The queue's first frame: nothing here runs before it is on the screen."""
+        self.painted = painted
+        self.checking: set[str] = set()
+        """Proposals whose pre-flight result is not in yet (``a`` stays disabled)."""
+        self.models: dict[str, DiffModel] = {}
+        """The latest diff of each proposal looked at: the pre-flight's, or the stored diff's until it is in."""
+        self._partial: dict[str, DiffModel] = {}
+        """Models drawn from a stored diff while the pre-flight runs (replaced as more is read)."""
+        self.running: set[str] = set()
+        """Proposals a pre-flight worker is validating right now (read by the queue's worker)."""
+        self._tokens: dict[str, object] = {}
+        """The latest pre-flight asked for, per proposal: only its result ends the checking state."""
+
+    def begin(self, entry: Entry) -> bool:
+        """The reviewer highlighted ``entry``: it is being checked from now. Its diff is the queue's
+        validator's, when that has read it; True when nothing of it is drawn yet."""
+        self.checking.add(entry.id)
+        if entry.id not in self.models and entry.report is not None and entry.report.subject is not None:
+            self.models[entry.id] = build(entry.report.subject.changes, self.settings.producers.names)
+        return entry.id not in self.models
+
+    def forget(self, ulid: str) -> None:
+        """Drop the diff kept of ``ulid`` (it was decided, or its folder rewritten)."""
+        self.models.pop(ulid, None)
+
+    def check(self, ulid: str, stored_first: bool = False, shown: threading.Event | None = None) -> None:
+        """Start the pre-flight of ``ulid``; until this one's result is in, ``a`` stays disabled.
+        ``shown``: set once the diff shown now is drawn (the worker waits for it)."""
         self.checking.add(ulid)
         token = self._tokens[ulid] = object()
-        diff = self.diff
-        shown = diff.drawn if diff.of == ulid and diff.model is not None else None
-        self.preflight(ulid, token, shown, stored_first)
+        self.run_check(ulid, token, shown, stored_first)
 
     @work(thread=True, exclusive=True, group="preflight")
-    def preflight(self, ulid: str, token: object, shown: threading.Event | None, stored_first: bool = False) -> None:
+    def run_check(self, ulid: str, token: object, shown: threading.Event | None, stored_first: bool = False) -> None:
         """The validator and the drift check for the highlighted proposal, and its diff rows.
 
         With ``stored_first`` (nothing of this proposal is shown yet), its stored diff is
         read and drawn first, so the reviewer reads while the pre-flight runs; ``a`` stays
         disabled until the pre-flight's result is in."""
-        review = self.review
         worker = get_current_worker()
-        producers = review.settings.producers.names
+        producers = self.settings.producers.names
         # From here the queue's worker leaves this proposal to us (no second check of a large one).
-        self.preflighting.add(ulid)
+        self.running.add(ulid)
         try:
             # The queue's first frame, and what the highlight drew, come before any of this: the
             # validator would hold the interpreter lock while the screen is being drawn. Rows
@@ -59,48 +122,38 @@ class Preflight(ScreenPart):
                 return
             # A screenful of files first, then all of them (an adopt proposal has thousands).
             for first in (STORED_FIRST, None) if stored_first else ():
-                stored = entries_mod.stored_changes(review.vault, review.settings, ulid, first)
+                stored = entries_mod.stored_changes(self.vault, self.settings, ulid, first)
                 if stored is None or worker.is_cancelled:
                     break
                 changes, more = stored
                 drawn = threading.Event()
-                self.app.call_from_thread(self._stored, ulid, build(changes, producers, more=more), drawn)
+                if not self.post_message(self.Stored(ulid, build(changes, producers, more=more), drawn)):
+                    return
                 drawn.wait(timeout=2)
                 if not more:
                     break
             if worker.is_cancelled:
                 return
-            report = entries_mod.check(review.vault, review.settings, ulid)
+            report = entries_mod.check(self.vault, self.settings, ulid)
             model = build(report.subject.changes, producers) if report.subject else None
             # Delivered even when the reviewer has moved on: it is this proposal's verdict.
-            self.app.call_from_thread(self._preflight_done, ulid, token, report, model)
+            self.post_message(self.Done(ulid, token, report, model))
         finally:
-            self.preflighting.discard(ulid)
+            self.running.discard(ulid)
 
-    def _stored(self, ulid: str, model: DiffModel, drawn: threading.Event) -> None:
-        if self.closing:
-            drawn.set()
-            return
+    def on_preflight_stored(self, message: Stored) -> None:
+        ulid = message.ulid
         shown = self.models.get(ulid)
         if ulid in self.checking and (shown is None or shown is self._partial.get(ulid)):
-            self._partial[ulid] = model
-            self.models[ulid] = model
-            if ulid == self.queue.chosen:
-                self._show(self.queue.entries.get(ulid))
-        self.call_after_refresh(drawn.set)
+            self._partial[ulid] = self.models[ulid] = message.model
+            message.kept = True
 
-    def _preflight_done(self, ulid: str, token: object, report: ProposalReport, model: DiffModel | None) -> None:
-        if self.closing:
-            return
-        if self._tokens.get(ulid) is token:
+    def on_preflight_done(self, message: Done) -> None:
+        ulid = message.ulid
+        if self._tokens.get(ulid) is message.token:
             self.checking.discard(ulid)
         self._partial.pop(ulid, None)
-        entry = self.queue.entries.get(ulid) or Entry(ulid)
-        entries_mod.fill(entry, report)
-        self.queue.update_entry(entry)
-        if model is not None:
-            self.models[ulid] = model
+        if message.model is not None:
+            self.models[ulid] = message.model
         else:
             self.models.pop(ulid, None)
-        if ulid == self.queue.chosen:
-            self._show(entry)

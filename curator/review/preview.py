@@ -7,7 +7,7 @@ terminal. Here every line is made visible first.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -16,8 +16,11 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from curator.diffview.visible import visible_line
+from curator.diffview.visible import visible, visible_line
 from curator.proposals.hunks import split_lines
+
+if TYPE_CHECKING:
+    from curator.review.entries import Entry
 
 
 class PreviewScreen(ModalScreen[None]):
@@ -58,3 +61,17 @@ class PreviewScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def preview_of(entry: Entry, file: int) -> PreviewScreen | None:
+    """``v`` on ``entry``: file number ``file`` of its changes as proposed (None: nothing to show)."""
+    if entry.report is None or entry.report.subject is None or not entry.report.subject.changes:
+        return None
+    changes = entry.report.subject.changes
+    view = changes[min(file, len(changes) - 1)]
+    path = visible(view.change.path)
+    if view.change.op == "delete":
+        return PreviewScreen(path, None, "The proposal deletes this file.")
+    text = view.post_text
+    note = "" if text is not None else "Not shown: the proposed file cannot be worked out or is not text."
+    return PreviewScreen(path, text, note)

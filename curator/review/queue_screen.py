@@ -1,83 +1,53 @@
-"""The review screen: queue, detail and diff; the keys; the highlighted proposal's pre-flight.
+"""The review screen: the queue, the highlighted proposal's detail and diff, and the keys.
 
-Nothing that reads the repository runs on the UI thread: the queue is loaded and
-validated by one worker (``loading``), the highlighted proposal's pre-flight by
-another (here), and decisions by a third (``decide``), each through the same
-functions the CLI uses (``commands.apply.decide``, ``commands.reject.decide``,
-``proposals.rebase``).
+The screen composes widgets that own their state and say what happened by message:
+``QueueTable`` (the queue, loaded and validated by its own worker), ``ProposalPanel``
+(the highlighted proposal's detail and diff, its pre-flight and what is kept of it),
+``Decisions`` (apply, reject, rebase, edit, ask for changes), the filter box and the
+status line; it routes what one says to the others and holds the keys. Nothing that reads
+the repository runs on the UI thread; every worker goes through the functions the CLI uses.
 """
 
 from __future__ import annotations
 
-import threading
-from typing import TYPE_CHECKING, ClassVar, cast
+import dataclasses
+from typing import TYPE_CHECKING, ClassVar
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
-from textual.widgets import Footer, Input, Static
+from textual.screen import Screen
+from textual.widgets import Footer
 
-from curator.diffview.model import DiffModel, build
-from curator.diffview.visible import visible
+from curator.review import keys
 from curator.review.decide import Decisions
-from curator.review.detail import DetailPane
 from curator.review.diff_pane import DiffPane
-from curator.review.entries import Entry
+from curator.review.empty_queue import EmptyQueue
 from curator.review.help import HelpScreen
-from curator.review.loading import QueueLoading
 from curator.review.preflight import Preflight
-from curator.review.preview import PreviewScreen
+from curator.review.proposal_panel import ProposalPanel
+from curator.review.queue_filter import QueueFilter
 from curator.review.queue_table import QueueTable
-from curator.review.revising import Revising
 from curator.review.status_line import StatusLine
 
 if TYPE_CHECKING:
-    from curator.review.app import ReviewApp
+    import datetime as dt
 
-EMPTY = """No proposals are waiting for review.
+    from curator.review.entries import Entry
+    from curator.settings import Settings
+    from curator.vault.discover import Vault
 
-Proposals arrive in .kp/proposals/ when an agent calls kp_propose over MCP, when the
-librarian runs `curator digest`, or when you stage your own edits with `curator propose`.
-This screen fills in as soon as one is there: press d to see decided proposals, q to quit."""
 
-class QueueScreen(QueueLoading, Preflight, Decisions, Revising):
+class QueueScreen(Screen[None]):
     DEFAULT_CSS = """
     QueueScreen #queue {
         height: 35%;
         min-height: 6;
-    }
-    QueueScreen #lower {
-        height: 1fr;
-    }
-    QueueScreen #detail {
-        width: 38%;
-        min-width: 28;
-    }
-    QueueScreen #diff {
-        width: 1fr;
-    }
-    QueueScreen.-split #detail {
-        display: none;
-    }
-    QueueScreen #empty {
-        height: 1fr;
-        padding: 1 2;
-        color: $text-muted;
-        display: none;
     }
     QueueScreen.-empty #empty {
         display: block;
     }
     QueueScreen.-empty #lower {
         display: none;
-    }
-    QueueScreen #filter {
-        display: none;
-        height: 3;
-    }
-    QueueScreen #filter.-shown {
-        display: block;
     }
     """
 
@@ -106,143 +76,174 @@ class QueueScreen(QueueLoading, Preflight, Decisions, Revising):
         Binding("escape", "clear_filter", "Clear filter", show=False),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, vault: Vault, settings: Settings, *, now: dt.datetime | None = None) -> None:
         super().__init__()
-        self.checking: set[str] = set()
-        self.models: dict[str, DiffModel] = {}
-        """The latest diff of each proposal looked at: the pre-flight's, or the stored diff's until it is in."""
-        self._partial: dict[str, DiffModel] = {}
-        """Models drawn from a stored diff while the pre-flight runs (replaced as more is read)."""
-        self.preflighting: set[str] = set()
-        """Proposals a pre-flight worker is validating right now (read by the queue's worker)."""
-        self._tokens: dict[str, object] = {}
-        """The latest pre-flight asked for, per proposal: only its result ends the checking state."""
-        self.queue_entries: dict[str, Entry] = {}
-        """The queue's entries (the same dict the table holds), for the queue's worker to read."""
-        self.painted = threading.Event()
-        """Set once the queue's first rows are drawn (or it is drawn empty): the workers wait for it."""
-        self.first_frame = threading.Event()
-        """Set after the first frame of the listed queue is on the screen (not merely rendered)."""
+        self.vault = vault
+        self.settings = settings
+        self.now = now
         self._enabled: tuple[bool | None, ...] = ()
-        self.init_revising()
-
-    @property
-    def review(self) -> ReviewApp:
-        # The screen is only ever pushed by ReviewApp (which imports this module, so the
-        # class is named for the type checker only).
-        return cast("ReviewApp", self.app)
 
     def compose(self) -> ComposeResult:
-        yield QueueTable(id="queue")
-        yield Static(Text(EMPTY), id="empty")
-        with Horizontal(id="lower"):
-            yield DetailPane(id="detail")
-            yield DiffPane(id="diff")
-        yield Input(
-            placeholder="filter: words in the title, author, verdict or drift (Enter keeps, Esc clears)", id="filter"
-        )
+        queue = QueueTable(self.vault, self.settings, now=self.now, id="queue")
+        yield queue
+        yield EmptyQueue(id="empty")
+        yield ProposalPanel(self.vault, self.settings, queue.first_frame, queue.drawn, id="lower")
+        yield QueueFilter(id="filter")
         yield StatusLine(id="status")
         yield Footer()
+        yield Decisions(self.vault, self.settings)
 
     @property
     def queue(self) -> QueueTable:
         return self.query_one(QueueTable)
 
     @property
-    def closing(self) -> bool:
-        """The app is quitting: a worker's late result has nowhere to go (the widgets are gone)."""
-        return not self.is_attached or not self.query(QueueTable)
+    def panel(self) -> ProposalPanel:
+        return self.query_one(ProposalPanel)
 
     @property
     def diff(self) -> DiffPane:
-        return self.query_one(DiffPane)
+        return self.panel.diff
+
+    @property
+    def preflight(self) -> Preflight:
+        return self.panel.preflight
+
+    @property
+    def closing(self) -> bool:
+        """The app is quitting: a late message has nowhere to go (the widgets are gone)."""
+        return not self.is_attached or not self.query(QueueTable)
 
     def on_mount(self) -> None:
-        self.query_one(DetailPane).border_title = "Proposal"
-        self.diff.border_title = "Changes"
-        if self.review.now is not None:
-            self.queue.now = self.review.now
         self.queue.focus()
-        self.queue_entries = self.queue.entries
-        self.painted = self.queue.drawn
-        self.load_queue()
+        self._load()
 
-    # --- the pre-flight (a worker) ----------------------------------------------------
+    def _load(self, select: str | None = None) -> None:
+        self.queue.load(select, self.preflight.running)
 
     def _empty_state(self) -> None:
         self.set_class(not self.queue.row_count, "-empty")
 
-    # --- showing the highlighted proposal -----------------------------------------------
-
     def current(self) -> Entry | None:
         ulid = self.queue.chosen
         return self.queue.entries.get(ulid) if ulid else None
+
+    def _show(self, entry: Entry | None) -> None:
+        checking = entry is not None and entry.id in self.preflight.checking
+        self.panel.show(entry)
+        self.query_one(StatusLine).show(entry, checking, self.panel.kept_line(entry))
+        self._relabel("space", self.panel.keep_label(entry))
+        # The footer is rebuilt on every refresh of the bindings: only when a key changed.
+        enabled = tuple(self.check_action(a, ()) for a in keys.FOOTER_KEYS)
+        if enabled != self._enabled:
+            self._enabled = enabled
+            self.refresh_bindings()
+
+    def _relabel(self, key: str, label: str) -> None:
+        """The footer's entry for ``key`` says ``label``: this screen's own copy of the binding."""
+        found = self._bindings.key_to_bindings.get(key)
+        if not found or found[0].description == label:
+            return
+        self._bindings.key_to_bindings[key] = [dataclasses.replace(b, description=label) for b in found]
+        self.refresh_bindings()
+
+    # --- what the widgets say -------------------------------------------------------------
 
     def on_queue_table_chosen(self, message: QueueTable.Chosen) -> None:
         entry = self.queue.entries.get(message.ulid) if message.ulid else None
         if entry is None:
             self._show(None)
             return
-        self.checking.add(entry.id)
-        if entry.id not in self.models and entry.report is not None and entry.report.subject is not None:
-            # The queue's validator has read it already: its diff is shown while the pre-flight runs.
-            self.models[entry.id] = build(entry.report.subject.changes, self.review.settings.producers.names)
+        stored_first = self.preflight.begin(entry)
         self._show(entry)
-        self._check(entry.id, stored_first=entry.id not in self.models)
+        self._check(entry.id, stored_first)
 
-    def _show(self, entry: Entry | None) -> None:
-        checking = entry is not None and entry.id in self.checking
-        self.query_one(DetailPane).show(entry)
-        self.query_one(StatusLine).show(entry, checking, self.marks_line(entry))
+    def _check(self, ulid: str, stored_first: bool = False) -> None:
         diff = self.diff
-        if self.against is not None and (entry is None or entry.id != self.against):
-            self.against = None
-            diff.border_title = "Changes"
-        if self.against is not None:
-            pass  # the diff against the superseded revision stays until i is pressed again
-        elif entry is None:
-            diff.show(None, "No proposal selected.")
-        elif entry.gone:
-            diff.show(None, "The proposal's folder is gone.")
-        elif entry.id in self.models:
-            model = self.models[entry.id]
-            if diff.model is not model:
-                diff.show(model, of=entry.id)
-        else:
-            diff.show(None, "Checking…")
-        if self.against is None:
-            self.refresh_marks(entry)
-        self.show_against_first(entry)
-        # The footer is rebuilt on every refresh of the bindings: only when a key changed.
-        keys = ("apply", "reject", "rebase", "preview", "toggle_hunk", "edit", "request_changes")
-        enabled = tuple(self.check_action(a, ()) for a in keys)
-        if enabled != self._enabled:
-            self._enabled = enabled
-            self.refresh_bindings()
+        shown = diff.drawn if diff.of == ulid and diff.model is not None else None
+        self.preflight.check(ulid, stored_first, shown)
+
+    def on_queue_table_listed(self) -> None:
+        if not self.closing:
+            self._empty_state()
+
+    def on_queue_table_checked(self, message: QueueTable.Checked) -> None:
+        if self.closing:
+            return
+        chosen = self.queue.chosen
+        if chosen in {r.id for r in message.reports} and chosen not in self.preflight.checking:
+            self._show(self.current())
+        self._empty_state()
+
+    def on_preflight_stored(self, message: Preflight.Stored) -> None:
+        if self.closing:
+            message.drawn.set()
+            return
+        if message.kept and message.ulid == self.queue.chosen:
+            self._show(self.queue.entries.get(message.ulid))
+        self.call_after_refresh(message.drawn.set)
+
+    def on_preflight_done(self, message: Preflight.Done) -> None:
+        if self.closing:
+            return
+        entry = self.queue.take(message.report)
+        if message.ulid == self.queue.chosen:
+            self._show(entry)
+
+    def on_decisions_failed(self, message: Decisions.Failed) -> None:
+        if self.closing:
+            return
+        self.notify(message.said, severity="error", timeout=10)
+        # The proposal or the vault may have changed: show what is true now.
+        if message.ulid == self.queue.chosen:
+            self.preflight.checking.add(message.ulid)
+            self._show(self.current())
+            self._check(message.ulid)
+
+    def on_decisions_done(self, message: Decisions.Done) -> None:
+        if self.closing:
+            return
+        ulid, new, queue = message.ulid, message.new, self.queue
+        self.preflight.forget(ulid)
+        if message.outcome in ("rebased", "edited"):
+            self.notify(message.said, timeout=8)
+            if message.outcome == "edited":
+                self.panel.against.first = new
+                self.diff.kept.drop(ulid)
+            queue.decided_here.add(ulid)
+            self._load(select=new)
+            return
+        if message.outcome == "requested":
+            self.notify(message.said, timeout=6)
+            self._load(select=queue.next_pending(ulid) or ulid)
+            return
+        if message.outcome == "partly applied":
+            self.diff.kept.drop(ulid)
+            if new is not None:
+                queue.decided_here.add(new)
+        self.notify(message.said, timeout=5)
+        queue.decided_here.add(ulid)
+        following = queue.next_pending(ulid)
+        # Re-read the queue: the decided one shows its event, and after an apply every other
+        # proposal's drift is checked again against the vault as it now is.
+        self._load(select=following or ulid)
+        if following is None and message.outcome == "rejected":
+            self._check(ulid)
+
+    def on_queue_filter_typed(self, message: QueueFilter.Typed) -> None:
+        self.queue.query_text = message.words
+        self.queue.rebuild()
+
+    def on_queue_filter_left(self) -> None:
+        self.queue.focus()
 
     # --- keys ---------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         entry = self.current()
-        if action == "apply":
-            # Never on a result older than the pre-flight that is running now.
-            if entry is None or entry.id in self.checking:
-                return None
-            # Hunks kept of a conflicting proposal may apply: their revision is judged on its own.
-            return True if entry.apply_blocker is None or self.marked(entry) is not None else None
-        if action == "reject":
-            return True if entry is not None and entry.status == "pending" and not entry.gone else None
-        if action == "rebase":
-            ok = entry is not None and entry.rebase_blocker is None and entry.id not in self.checking
-            return True if ok else None
-        if action in ("preview", "split", "jump", "against"):
-            return True if entry is not None else None
-        if action in ("toggle_hunk", "toggle_file", "edit"):
-            ok = entry is not None and entry.status == "pending" and not entry.gone and entry.report is not None
-            return True if ok and self.against is None else None
-        if action == "request_changes":
-            return True if entry is not None and entry.status == "pending" and not entry.gone else None
-        return True
+        checking = entry is not None and entry.id in self.preflight.checking
+        kept = entry is not None and self.diff.kept.count(entry.id) > 0
+        return keys.live(action, entry, checking=checking, kept=kept, comparing=self.panel.against.shown is not None)
 
     def action_move(self, step: int) -> None:
         if step > 0:
@@ -257,9 +258,7 @@ class QueueScreen(QueueLoading, Preflight, Decisions, Revising):
             self.diff.scroll_page_up(animate=False)
 
     def action_split(self) -> None:
-        # Side by side needs the width: the detail pane steps aside until split is off again.
-        self.diff.split = not self.diff.split
-        self.set_class(self.diff.split, "-split")
+        self.panel.toggle_split()
 
     def action_jump(self, forward: bool) -> None:
         if not self.diff.jump(forward):
@@ -277,45 +276,70 @@ class QueueScreen(QueueLoading, Preflight, Decisions, Revising):
         self._empty_state()
 
     def action_filter(self) -> None:
-        box = self.query_one("#filter", Input)
-        box.add_class("-shown")
-        box.focus()
+        self.query_one(QueueFilter).open()
 
     def action_clear_filter(self) -> None:
-        box = self.query_one("#filter", Input)
-        if box.has_class("-shown") or self.queue.query_text:
-            box.value = ""
-            box.remove_class("-shown")
-            self.queue.query_text = ""
-            self.queue.rebuild()
+        if self.query_one(QueueFilter).close(filtering=bool(self.queue.query_text)):
+            self.on_queue_filter_typed(QueueFilter.Typed(""))
             self.queue.focus()
             self._empty_state()
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id == "filter":
-            self.queue.query_text = event.value.strip()
-            self.queue.rebuild()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == "filter":
-            event.input.remove_class("-shown")
-            self.queue.focus()
-
     def action_preview(self) -> None:
         entry = self.current()
-        model = self.models.get(entry.id) if entry else None
-        if entry is None or entry.report is None or entry.report.subject is None or model is None:
-            return
-        rows = model.rows
-        top = rows[min(int(self.diff.scroll_y), len(rows) - 1)].file if rows and not self.diff.split else 0
-        changes = entry.report.subject.changes
-        if not changes:
-            return
-        view = changes[min(top, len(changes) - 1)]
-        path = visible(view.change.path)
-        if view.change.op == "delete":
-            self.app.push_screen(PreviewScreen(path, None, "The proposal deletes this file."))
-        else:
-            text = view.post_text
-            note = "" if text is not None else "Not shown: the proposed file cannot be worked out or is not text."
-            self.app.push_screen(PreviewScreen(path, text, note))
+        screen = self.panel.preview(entry) if entry is not None else None
+        if screen is not None:
+            self.app.push_screen(screen)
+
+    def action_against(self) -> None:
+        entry = self.current()
+        if entry is not None:
+            said = self.panel.toggle_against(entry)
+            if said:
+                self.notify(said, timeout=4)
+            else:
+                self._show(entry)
+
+    # --- decisions (``Decisions`` asks and runs them) ------------------------------------
+
+    def _decide(self, action: str) -> None:
+        entry = self.current()
+        if entry is not None and self.check_action(action, ()):
+            self.query_one(Decisions).ask(action, entry, self.panel.kept(entry), self.diff.kept.count(entry.id))
+
+    def action_apply(self) -> None:
+        self._decide("apply")
+
+    def action_reject(self) -> None:
+        self._decide("reject")
+
+    def action_rebase(self) -> None:
+        self._decide("rebase")
+
+    def action_request_changes(self) -> None:
+        self._decide("request_changes")
+
+    def _ready(self, what: str) -> Entry | None:
+        """The highlighted proposal once its diff is the pre-flight's; else says to wait."""
+        entry = self.current()
+        if self.panel.at(entry) is None:
+            if entry is not None and entry.status == "pending":
+                self.notify(f"Wait for the pre-flight, then {what}.", timeout=3)
+            return None
+        return entry
+
+    def _toggle(self, whole_file: bool) -> None:
+        entry = self._ready("mark hunks")
+        if entry is not None and self.panel.toggle(entry, whole_file):
+            self._show(entry)
+
+    def action_toggle_hunk(self) -> None:
+        self._toggle(whole_file=False)
+
+    def action_toggle_file(self) -> None:
+        self._toggle(whole_file=True)
+
+    def action_edit(self) -> None:
+        entry = self._ready("edit")
+        at = self.panel.at(entry)
+        if entry is not None and at is not None and self.diff.model is not None:
+            self.query_one(Decisions).edit(entry.id, self.diff.model, *at)

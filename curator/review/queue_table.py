@@ -1,44 +1,40 @@
-"""The queue: one row per proposal (title, author, age, verdict, drift, files), sortable and filterable."""
+"""The queue: one row per proposal (title, author, age, verdict, drift, files), sortable and filterable.
+
+The table owns the queue's entries and loads them itself (``load``, a worker running
+``loading.load``): the worker's results arrive as the table's own messages, which it
+applies to its entries and lets bubble up for the screen to redraw what it shows.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
-from typing import ClassVar
+from collections.abc import Set
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
+from textual import work
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import DataTable
+from textual.worker import get_current_worker
 
 from curator import clock
-from curator.proposals import revision
-from curator.review.entries import CHECKING, Entry
+from curator.review import entries as entries_mod
+from curator.review import loading
+from curator.review.entries import Entry
+from curator.review.queue_rows import COLUMNS, SORTS, cells, link_chains, sort_value, title
 
-COLUMNS = (
-    ("title", "Title"),
-    ("author", "Author"),
-    ("age", "Age"),
-    ("verdict", "Verdict"),
-    ("drift", "Drift"),
-    ("files", "Files"),
-)
+if TYPE_CHECKING:
+    from curator.settings import Settings
+    from curator.validator.verdict import ProposalReport
+    from curator.vault.discover import Vault
+
 # Rows drawn before the first paint; the rest follow it.
 FIRST_ROWS = 24
 # Fixed widths; the title takes what is left.
 WIDTHS = {"author": 22, "age": 4, "verdict": 10, "drift": 9, "files": 5}
-SORTS = ("age", "title", "author", "verdict", "drift", "files")
-_VERDICT_STYLE = {"valid": "green", "rejected": "red", CHECKING: "grey50"}
-_DRIFT_STYLE = {"clean": "green", "drifted": "yellow", "conflicts": "bold red", "new": "cyan"}
-_STATUS_STYLE = {"applied": "green", "rejected": "red", "superseded": "grey62"}
-
-
-def _sort_value(entry: Entry, column: str) -> tuple[object, ...]:
-    if column == "age":
-        return (entry.created or "", entry.id)
-    if column == "files":
-        return (entry.files, entry.id)
-    return (str(getattr(entry, column)).casefold(), entry.id)
 
 
 class QueueTable(DataTable[Text]):
@@ -68,20 +64,57 @@ class QueueTable(DataTable[Text]):
             super().__init__()
             self.ulid = ulid
 
-    def __init__(self, *, id: str | None = None) -> None:
+    class Listed(Message):
+        """The loader listed the queue and read the first screen's manifests."""
+
+        def __init__(
+            self,
+            listed: list[tuple[str, bool]],
+            manifests: dict[str, dict[str, Any] | None],
+            select: str | None,
+            painted: threading.Event,
+        ) -> None:
+            super().__init__()
+            self.listed = listed
+            self.manifests = manifests
+            self.select = select
+            self.painted = painted
+            """Set once the frame with these rows is drawn (the loader waits for it)."""
+
+    class Summarised(Message):
+        """More manifests read, for rows the validator has not reached yet."""
+
+        def __init__(self, manifests: dict[str, dict[str, Any] | None]) -> None:
+            super().__init__()
+            self.manifests = manifests
+
+    class Checked(Message):
+        """The validator's reports on a batch of the queue."""
+
+        def __init__(self, reports: list[ProposalReport]) -> None:
+            super().__init__()
+            self.reports = reports
+
+    def __init__(
+        self, vault: Vault, settings: Settings, *, now: dt.datetime | None = None, id: str | None = None
+    ) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        self.vault = vault
+        self.settings = settings
         self.entries: dict[str, Entry] = {}
         self.query_text = ""
         self.show_decided = False
         self.sort_column = "age"
         self.sort_reverse = False
-        self.now = clock.now()
+        self.now = now if now is not None else clock.now()
         self._chosen: str | None = None
         self._generation = 0
         # Decided while the UI is open: kept in view with their event until the next restart.
         self.decided_here: set[str] = set()
         self.drawn = threading.Event()
         """Set once a row of proposals has been drawn: the workers wait for the first paint."""
+        self.first_frame = threading.Event()
+        """Set after the first frame of the listed queue is on the screen (not merely rendered)."""
 
     def _add_columns(self) -> None:
         inner = self.scrollable_content_region.width or 80
@@ -115,47 +148,8 @@ class QueueTable(DataTable[Text]):
             if (self.show_decided or (e.status == "pending" and not e.held_back) or e.id in self.decided_here)
             and (not self.query_text or e.matches(self.query_text))
         ]
-        shown.sort(key=lambda e: _sort_value(e, self.sort_column), reverse=self.sort_reverse)
+        shown.sort(key=lambda e: sort_value(e, self.sort_column), reverse=self.sort_reverse)
         return shown
-
-    def _chains(self) -> None:
-        """Each entry's place in its revision chain (v1 → v2), from what every manifest supersedes."""
-        revised = {e.id: e.supersedes for e in self.entries.values()}
-        if not any(revised.values()):
-            for e in self.entries.values():
-                e.version, e.chain = 1, []
-            return
-        links = revision.chains(revised)
-        newer = {link.supersedes: link.id for link in links.values() if link.supersedes}
-        for e in self.entries.values():
-            link = links.get(e.id)
-            e.version = link.version if link else 1
-            chain = revision.chain_of(e.id, links, newer)
-            e.chain = chain if len(chain) > 1 else []
-
-    def _title(self, e: Entry) -> Text:
-        text = Text(no_wrap=True, overflow="ellipsis")
-        if e.chain:
-            text.append(f"v{e.version} ", style="bold magenta")
-        if e.requested is not None and e.status == "pending":
-            text.append("↩ ", style="bold yellow")
-        text.append(e.title or e.id)
-        return text
-
-    def _cells(self, e: Entry) -> list[Text]:
-        verdict = Text(e.verdict, style=_VERDICT_STYLE.get(e.verdict, ""))
-        if e.status != "pending":
-            verdict = Text(e.status, style=_STATUS_STYLE.get(e.status, ""))
-        if e.gone:
-            verdict = Text("gone", style="grey50")
-        return [
-            self._title(e),
-            Text(e.author, no_wrap=True, overflow="ellipsis"),
-            Text(e.age(self.now), justify="right"),
-            verdict,
-            Text(e.drift, style=_DRIFT_STYLE.get(e.drift, "")),
-            Text(str(e.files) if e.files else "", justify="right"),
-        ]
 
     def rebuild(self, keep: str | None = None) -> None:
         """Redraw every row (after a filter, sort or toggle), keeping the cursor on ``keep``.
@@ -164,13 +158,13 @@ class QueueTable(DataTable[Text]):
         measures every cell it is given, and a queue of 500 should not wait for that."""
         keep = keep if keep is not None else self._chosen
         self._generation += 1
-        self._chains()
+        link_chains(self.entries.values())
         self.clear(columns=True)
         self._add_columns()
         rows = self.visible_entries()
         first = max(FIRST_ROWS, 2 * self.size.height)
         for e in rows[:first]:
-            self.add_row(*self._cells(e), key=e.id)
+            self.add_row(*cells(e, self.now), key=e.id)
         pending = sum(e.status == "pending" and not e.gone and not e.held_back for e in self.entries.values())
         self.border_title = f"Proposals — {pending} pending"
         bits = [f"sorted by {self.sort_column}{' ↓' if self.sort_reverse else ''}"]
@@ -190,24 +184,76 @@ class QueueTable(DataTable[Text]):
         if generation != self._generation:
             return  # rebuilt again since: those rows are stale
         for e in rows:
-            self.add_row(*self._cells(e), key=e.id)
+            self.add_row(*cells(e, self.now), key=e.id)
         ids = [e.id for e in rows]
         if keep in ids:
             self.select(keep)
+
+    def take(self, report: ProposalReport) -> Entry:
+        """A pre-flight's report on one proposal: its row shows it."""
+        entry = self.entries.get(report.id) or Entry(report.id)
+        self.update_entry(entries_mod.fill(entry, report))
+        return entry
 
     def update_entry(self, entry: Entry) -> None:
         """Refresh one proposal's row in place (the validator finished, or it was decided)."""
         self.entries[entry.id] = entry
         if entry.supersedes or entry.chain:  # only a revision's report can change a chain
-            self._chains()
+            link_chains(self.entries.values())
             # A revision's report names what it supersedes: every row of the chain shows it.
             for other in (entry.supersedes, *entry.chain):
                 if other and other != entry.id and other in self.rows and other in self.entries:
-                    self.update_cell(other, "title", self._title(self.entries[other]))
+                    self.update_cell(other, "title", title(self.entries[other]))
         if entry.id not in self.rows:
             return
-        for (key, _label), cell in zip(COLUMNS, self._cells(entry), strict=True):
+        for (key, _label), cell in zip(COLUMNS, cells(entry, self.now), strict=True):
             self.update_cell(entry.id, key, cell)
+
+    # --- loading -------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="queue")
+    def load(self, select: str | None = None, leave: Set[str] = frozenset()) -> None:
+        """List the queue and check every proposal (``loading.load``), then keep ``select``
+        highlighted; ``leave``: proposals a pre-flight is checking (their reports come from it)."""
+        loading.load(self, get_current_worker(), self.vault, self.settings, select, leave)
+
+    def on_queue_table_listed(self, message: Listed) -> None:
+        known = self.entries
+        ids = {ulid for ulid, _hint in message.listed}
+        for gone in set(known) - ids:
+            known[gone].gone = True
+        for ulid, hint in message.listed:
+            if ulid not in known:
+                known[ulid] = Entry(ulid, created=entries_mod.created_from_ulid(ulid), maybe_decided=hint)
+            if ulid in message.manifests:
+                entries_mod.summarise(known[ulid], message.manifests[ulid])
+        self.rebuild(keep=message.select)
+
+        def drawn() -> None:
+            message.painted.set()
+            self.first_frame.set()
+            if not self.row_count:
+                self.drawn.set()  # drawn empty: nothing to wait for
+
+        self.call_after_refresh(drawn)
+
+    def on_queue_table_summarised(self, message: Summarised) -> None:
+        for ulid, data in message.manifests.items():
+            entry = self.entries.get(ulid)
+            if entry is not None and entry.report is None:
+                self.update_entry(entries_mod.summarise(entry, data))
+
+    def on_queue_table_checked(self, message: Checked) -> None:
+        rebuild = False
+        for report in message.reports:
+            entry = self.entries.get(report.id) or Entry(report.id)
+            before = entry.status
+            entries_mod.fill(entry, report)
+            if entry.status != before:
+                rebuild = True
+            self.update_entry(entry)
+        if rebuild:
+            self.rebuild()
 
     # --- the highlighted proposal -------------------------------------------------------
 

@@ -7,7 +7,7 @@ import shutil
 from textual.pilot import Pilot
 
 from curator.review.confirm import ConfirmScreen
-from curator.review.queue_screen import EMPTY
+from curator.review.empty_queue import EMPTY
 from tests.builders import created, make_proposal, modify
 from tests.conftest import GitVault, run_process
 from tests.review.pilot import screen, settle, until

@@ -103,7 +103,7 @@ def test_rows_and_the_stored_diff_show_before_any_check_and_apply_waits(
         await pilot.pause()
         assert not isinstance(pilot.app.screen, ConfirmScreen)
         gate.open.set()
-        await until(pilot, lambda: pid not in s.checking and s.queue.entries[pid].report is not None, "the check")
+        await until(pilot, lambda: pid not in s.preflight.checking and s.queue.entries[pid].report is not None, "the check")
         assert s.check_action("apply", ()) is True
         assert "Valid · clean" in _status(pilot)
 
@@ -134,7 +134,7 @@ def test_a_checked_proposal_shows_its_diff_at_once_but_apply_waits_for_a_fresh_p
         await pilot.pause()
         assert not isinstance(pilot.app.screen, ConfirmScreen)
         gate.open.set()
-        await until(pilot, lambda: second not in s.checking, "the pre-flight")
+        await until(pilot, lambda: second not in s.preflight.checking, "the pre-flight")
         assert s.check_action("apply", ()) is True
 
     _run(vault.root, scenario, gate)
@@ -214,7 +214,7 @@ def test_the_queue_leaves_a_proposal_to_its_running_preflight(vault: GitVault, m
             await settle(pilot)
             s = screen(pilot)
             assert all(e.report is not None for e in s.queue.entries.values())
-            assert s.queue.chosen == first and first not in s.checking
+            assert s.queue.chosen == first and first not in s.preflight.checking
 
     asyncio.run(main())
     # The highlighted one is checked once (its pre-flight), not by the queue's worker too.
