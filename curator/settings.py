@@ -20,6 +20,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
+from curator import yaml_reader
 from curator.errors import ConfigError
 from curator.fsutil import write_atomic
 from curator.languages import known, normalise_code
@@ -305,27 +306,24 @@ def deprecated(data: Any) -> list[str]:
 
 def parse(raw: bytes) -> Settings:
     """Parse the bytes of ``.kp/config.yaml``."""
-    return from_dict(_data(raw))
+    return from_dict(config_data(raw))
 
 
-def _data(raw: bytes) -> Any:
+def config_data(raw: bytes) -> Any:
     """The YAML of ``.kp/config.yaml`` as plain data (None for an empty file)."""
     if not raw.strip():
         return None
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
-
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ConfigError(".kp/config.yaml is not UTF-8") from None
     try:
-        data = YAML(typ="safe", pure=True).load(text)
-    except YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        at = f" at line {mark.line + 1}" if mark is not None else ""
+        return yaml_reader.load(text, pure=True)
+    except yaml_reader.YamlTooLarge as e:
+        raise ConfigError(f".kp/config.yaml {e.problem}") from None
+    except yaml_reader.YamlRefused as e:
+        at = f" at line {e.line}" if e.line is not None else ""
         raise ConfigError(f".kp/config.yaml is not valid YAML{at}") from None
-    return data
 
 
 CONFIG = ".kp/config.yaml"
@@ -363,7 +361,7 @@ def load(vault_root: str, *, use_cache: bool = True) -> Settings:
                 return from_dict(cached["data"])
         except (OSError, ValueError, KeyError, TypeError):
             pass
-    data = _data(raw)
+    data = config_data(raw)
     settings = from_dict(data)
     if use_cache:
         with contextlib.suppress(OSError, TypeError, ValueError):  # the cache only saves time

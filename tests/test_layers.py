@@ -44,7 +44,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("redaction",),
     ("settings", "leaks"),
     ("leak_forms",),
-    ("languages", "locations", "fsutil", "cores", "output", "leak_rules"),
+    ("languages", "locations", "fsutil", "cores", "output", "leak_rules", "yaml_reader"),
     ("unsafe", "clock", "faults", "pids"),
     ("errors",),
 )

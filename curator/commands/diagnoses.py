@@ -16,7 +16,7 @@ from curator.errors import ConfigError
 from curator.index import language
 from curator.index.derived import looks_like_item_ref
 from curator.index.health import doctor_findings, missing_items
-from curator.settings import Settings, deprecated, parse
+from curator.settings import Settings, config_data, deprecated, parse
 from curator.vault import templates as tmpl
 from curator.vault.anchors import Anchors
 from curator.vault.anchors import describe as describe_anchor
@@ -73,9 +73,7 @@ def _config_findings(app: App) -> tuple[Settings, list[Diagnosis]]:
 
 
 def _deprecations(raw: bytes) -> list[Diagnosis]:
-    from ruamel.yaml import YAML
-
-    data = YAML(typ="safe", pure=True).load(raw.decode("utf-8")) if raw.strip() else None
+    data = config_data(raw)  # parse() read these bytes just before: they are valid YAML
     return [
         Diagnosis(".kp/config.yaml", 0, "deprecated-setting", message, "edit .kp/config.yaml as it says")
         for message in deprecated(data)

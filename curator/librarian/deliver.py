@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from curator import yaml_reader
 from curator.errors import Rejected
 from curator.operations import decisions, stage
 from curator.proposals import store
@@ -32,17 +33,14 @@ class Pending:
 
 def pending_digests(vault: Vault, settings: Settings) -> list[Pending]:
     """Librarian proposals that no one has applied or rejected yet, oldest first."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
-
     found = []
     for pid in store.list_ids(vault.root):
         p = store.load_within(vault.root, pid, settings.limits)
         if p.manifest is None:
             continue
         try:
-            data = YAML(typ="safe", pure=True).load(p.manifest.decode("utf-8"))
-        except (YAMLError, UnicodeDecodeError):
+            data = yaml_reader.load(p.manifest.decode("utf-8"), pure=True)
+        except (yaml_reader.YamlRefused, UnicodeDecodeError):
             continue
         author = data.get("author") if isinstance(data, dict) else None
         if not isinstance(author, dict) or author.get("kind") != "librarian":

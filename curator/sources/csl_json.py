@@ -90,6 +90,8 @@ class CslJsonSource:
         except ValueError as e:
             where = f" at line {e.lineno} column {e.colno}" if isinstance(e, json.JSONDecodeError) else ""
             raise SourceError(f"{self.path} is not JSON{where}", hint="export CSL JSON from Zotero") from None
+        except RecursionError:  # json raises it, cleanly, past a thousand nested lists or objects
+            raise SourceError(f"{self.path} is JSON nested too deep to read", hint="export CSL JSON from Zotero") from None
         if isinstance(data, dict) and isinstance(data.get("items"), list):
             data = data["items"]
         if not isinstance(data, list):

@@ -79,6 +79,8 @@ def _parse(raw: bytes, no: int, max_bytes: int) -> Entry:
         data = json.loads(line)
     except ValueError as e:
         raise ValueError(f"not JSON ({getattr(e, 'msg', e)} at column {getattr(e, 'colno', '?')})") from None
+    except RecursionError:  # json raises it, cleanly, past a thousand nested lists or objects
+        raise ValueError("JSON nested too deep to read") from None
     if not isinstance(data, dict):
         raise ValueError(f"a JSON {type(data).__name__}, not an object")
     raw_id = data.get("_id", data.get("id"))

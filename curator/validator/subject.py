@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from curator import yaml_reader
 from curator.proposals import events as events_mod
 from curator.proposals.diff import DiffError, FilePatch
 from curator.proposals.diff import parse as parse_diff
@@ -138,16 +139,15 @@ def _load_manifest(subject: Subject) -> None:
     except UnicodeDecodeError:
         subject.manifest_problems.append("proposal.yaml is not UTF-8")
         return
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
-
     from curator.proposals.manifest import parse as parse_manifest
 
     try:
-        data = YAML(typ="safe").load(text)
-    except (YAMLError, ValueError) as e:
-        first = str(e).splitlines()[0] if str(e) else type(e).__name__
-        subject.manifest_problems.append(f"proposal.yaml is not valid YAML: {first}")
+        data = yaml_reader.load(text)
+    except yaml_reader.YamlTooLarge as e:
+        subject.manifest_problems.append(f"proposal.yaml {e.problem}")
+        return
+    except yaml_reader.YamlRefused as e:
+        subject.manifest_problems.append(f"proposal.yaml is not valid YAML: {e.problem}")
         return
     subject.raw_manifest = data
     subject.manifest, problems = parse_manifest(data)

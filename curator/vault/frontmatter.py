@@ -1,6 +1,7 @@
 """Frontmatter: the YAML block between ``---`` lines at the top of a note.
 
-Reading uses ruamel.yaml's safe loader (the C parser when present). Writing
+Reading goes through ``curator.yaml_reader`` (ruamel.yaml's safe loader, the C parser when
+present, behind a nesting bound); flat ``key: text`` blocks are read here directly. Writing
 never re-dumps the whole block: it replaces only the lines of the keys it sets
 or removes, so every other key, comment, quote and the body stay byte-identical.
 """
@@ -12,6 +13,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from curator import yaml_reader
 
 _OPEN_RE = re.compile(r"\A(\ufeff?)---[ \t]*(\r?\n)")
 _CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.MULTILINE)
@@ -113,42 +116,23 @@ def _simple_load(yaml_text: str) -> dict[str, Any] | None:
     return data
 
 
-def _safe_yaml() -> Any:
-    from ruamel.yaml import YAML
-
-    return YAML(typ="safe")
-
-
-_SAFE: Any = None
-
-
 def load(yaml_text: str) -> dict[str, Any]:
     """Parse a frontmatter block into a plain mapping; raise FrontmatterError otherwise."""
-    global _SAFE
-    from ruamel.yaml.error import YAMLError
-
     simple = _simple_load(yaml_text) if "\r" not in yaml_text else None
     if simple is not None:
         return simple
-    if _SAFE is None:
-        _SAFE = _safe_yaml()
     try:
-        data = _SAFE.load(yaml_text)
-    except YAMLError as e:
-        mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
-        line = mark.line + 2 if mark is not None else None  # +1 1-based, +1 the fence
-        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        raise FrontmatterError(f"invalid YAML: {problem}", line) from None
-    except RecursionError:
-        raise FrontmatterTooLarge(f"frontmatter nests deeper than {MAX_DEPTH} levels", 2) from None
-    except Exception as e:  # ruamel raises assorted errors on hostile input
-        raise FrontmatterError(f"invalid YAML: {e}") from None
+        data = yaml_reader.load(yaml_text, max_depth=MAX_DEPTH, max_nodes=MAX_NODES)
+    except yaml_reader.YamlTooLarge as e:
+        raise FrontmatterTooLarge(f"frontmatter {e.problem}", (e.line or 1) + 1) from None
+    except yaml_reader.YamlRefused as e:
+        # +1 for the opening fence: the reader counts lines of the YAML alone
+        raise FrontmatterError(f"invalid YAML: {e.problem}", None if e.line is None else e.line + 1) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
         kind = "a list" if isinstance(data, list) else f"a {type(data).__name__}"
         raise FrontmatterError(f"frontmatter is {kind}, not a mapping", 2)
-    _bounded(data)
     return data
 
 
@@ -156,26 +140,8 @@ MAX_NODES = 10_000
 """Values in a frontmatter once its aliases are expanded. YAML's anchors let 400 bytes stand
 for a billion values (``&a [*b, *b, …]`` nested nine deep): parsed, that is a small graph of
 shared lists, but anything that walks it (JSON for the index, a search filter) expands it."""
-MAX_DEPTH = 64
-"""Nesting of lists and mappings: 1,200 levels overflow every recursive walk."""
-
-
-def _bounded(data: Any) -> None:
-    """Refuse a frontmatter that expands past ``MAX_NODES`` values or nests past ``MAX_DEPTH``;
-    walked without recursion, each shared value counted every time it is reached."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    seen = 0
-    while stack:
-        value, depth = stack.pop()
-        seen += 1
-        if seen > MAX_NODES:
-            raise FrontmatterTooLarge(f"frontmatter expands to more than {MAX_NODES:,} values (YAML aliases?)", 2)
-        if depth > MAX_DEPTH:
-            raise FrontmatterTooLarge(f"frontmatter nests deeper than {MAX_DEPTH} levels", 2)
-        if isinstance(value, dict):
-            stack.extend((v, depth + 1) for kv in value.items() for v in kv)
-        elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value)
+MAX_DEPTH = yaml_reader.MAX_DEPTH
+"""Nesting of lists and mappings (the one reader's bound, checked before a tree is built)."""
 
 
 def read(text: str) -> tuple[dict[str, Any], Split]:
@@ -199,14 +165,12 @@ def meta_or_none(text: str | None) -> dict[str, Any] | None:
 
 def load_roundtrip(yaml_text: str) -> Any:
     """The block as ruamel's round-trip CommentedMap (keeps comments and order)."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
-
     try:
-        data = YAML(typ="rt").load(yaml_text)
-    except YAMLError as e:
-        raise FrontmatterError(f"invalid YAML: {e}") from None
-    return data
+        return yaml_reader.load(yaml_text, max_depth=MAX_DEPTH, max_nodes=MAX_NODES, roundtrip=True)
+    except yaml_reader.YamlTooLarge as e:
+        raise FrontmatterTooLarge(f"frontmatter {e.problem}", (e.line or 1) + 1) from None
+    except yaml_reader.YamlRefused as e:
+        raise FrontmatterError(f"invalid YAML: {e.problem}", None if e.line is None else e.line + 1) from None
 
 
 def _dump_key(key: str, value: Any, newline: str) -> str:
