@@ -55,16 +55,9 @@ def _resolve(vault: Vault, targets: tuple[str, ...], settings: Settings) -> tupl
 
 def _pending(state: RepoState, ids: list[str]) -> list[str]:
     """The proposals HEAD's committed records leave undecided (a forged line decides nothing)."""
-    keep = []
-    for pid in ids:
-        raw = state.head_bytes(f"{PROPOSALS_DIR}/{pid}/{EVENTS}")
-        if raw is None:
-            keep.append(pid)
-            continue
-        evs, problems = events_mod.parse(raw)
-        if problems or events_mod.status(evs) == "pending":
-            keep.append(pid)
-    return keep
+    return [
+        pid for pid in ids if events_mod.committed_status(state.head_bytes(f"{PROPOSALS_DIR}/{pid}/{EVENTS}")) == "pending"
+    ]
 
 
 def _commits(app: App, spec: str, fmt: str) -> int:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from curator import yaml_reader
 from curator.errors import Rejected
 from curator.operations import decisions, stage
+from curator.operations.committed import committed_status
 from curator.proposals import store
 from curator.proposals.manifest import Author
 from curator.settings import Settings
@@ -45,7 +46,7 @@ def pending_digests(vault: Vault, settings: Settings) -> list[Pending]:
         author = data.get("author") if isinstance(data, dict) else None
         if not isinstance(author, dict) or author.get("kind") != "librarian":
             continue
-        if decisions.committed_status(vault, pid) != "pending":
+        if committed_status(vault, pid) != "pending":
             continue
         changes = data.get("changes") if isinstance(data.get("changes"), list) else []
         paths = tuple(str(c.get("path")) for c in changes if isinstance(c, dict) and c.get("path"))

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from curator import clock, faults, output
 from curator.errors import CheckFailed, Conflict, NotFound, UsageError
 from curator.operations import decision_journal, gitindex, recovery
+from curator.operations.committed import committed_events
 from curator.proposals import events as events_mod
 from curator.proposals.layout import EVENTS, KNOWN, PROPOSALS_DIR
 from curator.proposals.trailers import message
@@ -93,23 +94,6 @@ def commit(
     else:
         repo.set_head(oid)
     return str(oid)
-
-
-def committed_events(vault: Vault, ulid: str) -> bytes | None:
-    """The proposal's ``events.jsonl`` as committed in HEAD (None: no committed record)."""
-    repo = vault.repo
-    if repo.head_is_unborn:
-        return None
-    try:
-        entry = repo.head.peel().tree[f"{PROPOSALS_DIR}/{ulid}/{EVENTS}"]
-    except KeyError:
-        return None
-    return git.blob(repo, entry.id) if entry.type_str == "blob" else None
-
-
-def committed_status(vault: Vault, ulid: str) -> str:
-    raw = committed_events(vault, ulid)
-    return events_mod.status(events_mod.parse(raw)[0]) if raw is not None else "pending"
 
 
 def _head_tree(vault: Vault) -> pygit2.Tree | None:

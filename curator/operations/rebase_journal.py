@@ -16,9 +16,8 @@ import shutil
 import stat
 
 from curator.operations import journal as store
-from curator.proposals import events as events_mod
-from curator.proposals.layout import EVENTS, PROPOSALS_DIR
-from curator.vault import git
+from curator.operations.committed import committed_status
+from curator.proposals.layout import PROPOSALS_DIR
 from curator.vault.discover import Vault
 from curator.vault.identity import is_ulid
 
@@ -31,18 +30,6 @@ def clear(vault: Vault) -> None:
     store.clear(vault, store.REBASE)
 
 
-def _committed_status(vault: Vault, ulid: str) -> str:
-    repo = vault.repo
-    if repo.head_is_unborn:
-        return "pending"
-    try:
-        entry = repo.head.peel().tree[f"{PROPOSALS_DIR}/{ulid}/{EVENTS}"]
-    except KeyError:
-        return "pending"
-    events, _problems = events_mod.parse(git.blob(repo, entry.id))
-    return events_mod.status(events)
-
-
 def recover(vault: Vault) -> str | None:
     """Finish or undo a rebase that was interrupted; what was done, if anything."""
     data = store.load(vault, store.REBASE, lambda d: (str(d["old"]), str(d["new"])))
@@ -52,7 +39,7 @@ def recover(vault: Vault) -> str | None:
     clear(vault)
     if not (is_ulid(old) and is_ulid(new)):
         return None
-    if _committed_status(vault, old) == "superseded":
+    if committed_status(vault, old) == "superseded":
         return f"finished the interrupted rebase of {old} into {new}"
     folder = os.path.join(vault.root, PROPOSALS_DIR, new)
     try:

@@ -26,6 +26,7 @@ import pygit2
 from curator.errors import CheckFailed, CuratorError, NotFound, Rejected, UsageError
 from curator.operations import decisions, rebase_journal, recovery, stage
 from curator.operations import gather as sources
+from curator.operations.committed import committed_events, committed_status
 from curator.proposals import events as events_mod
 from curator.proposals import revision, store
 from curator.proposals.layout import PROPOSALS_DIR
@@ -48,7 +49,7 @@ def author_of(by: str) -> Author:
 
 def newer_revision(vault: Vault, ulid: str) -> str | None:
     """The revision that superseded ``ulid``, as its committed ``superseded`` event names it."""
-    raw = decisions.committed_events(vault, ulid)
+    raw = committed_events(vault, ulid)
     evs = events_mod.parse(raw)[0] if raw is not None else []
     for e in evs:
         if e.event == "superseded" and e.reason:
@@ -66,7 +67,7 @@ def check_revisable(vault: Vault, ulid: str) -> None:
     folder = store.folder_of(vault.root, ulid)
     if folder.state() != "folder":
         raise NotFound(f"no proposal {ulid} in {PROPOSALS_DIR}/ to revise")
-    state = decisions.committed_status(vault, ulid)
+    state = committed_status(vault, ulid)
     if state == "superseded":
         newer = newer_revision(vault, ulid)
         hint = f"revise {newer}, its newer revision" if newer else "revise its newer revision"

@@ -75,6 +75,14 @@ def status(events: list[Event]) -> str:
     return "pending"
 
 
+def committed_status(raw: bytes | None) -> str:
+    """Whether HEAD decided a proposal, from its committed ``events.jsonl`` (None: HEAD holds
+    none): the first decision among the lines that read as events, else pending. A line that
+    does not read decides nothing, and takes nothing away from the lines that do. The one
+    answer for apply, rebase's recovery, the digest, the validator and ``validate --all``."""
+    return status(parse(raw)[0]) if raw is not None else "pending"
+
+
 
 def changes_requested(events: list[Event]) -> Event | None:
     """The reviewer's latest request for changes, while the proposal is still pending."""

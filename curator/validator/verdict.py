@@ -86,8 +86,7 @@ def _auto_applicable(subject: Subject, state: RepoState) -> bool:
 def _removed(state: RepoState, proposal: ProposalDir) -> ProposalReport:
     """A committed proposal folder the candidate no longer has: history may go, the queue may not."""
 
-    raw = state.head_bytes(f"{proposal.rel_dir}/{EVENTS}")
-    status = events_mod.status(events_mod.parse(raw)[0]) if raw is not None else "pending"
+    status = events_mod.committed_status(state.head_bytes(f"{proposal.rel_dir}/{EVENTS}"))
     findings = []
     if status == "pending":
         findings.append(
