@@ -6,8 +6,22 @@ import contextlib
 import hashlib
 import os
 import stat
+import sys
+import sysconfig
 
 PRIVATE = 0o700
+
+
+def curator_command() -> list[str]:
+    """This installation of Curator as a program another one can start, by absolute path: its
+    ``curator`` program, else (run from a source tree) its interpreter with ``-m curator``.
+    What an MCP client's or the pre-commit framework's configuration names: neither reads the
+    shell's PATH, where ``.venv/bin`` would be."""
+    scripts = sysconfig.get_path("scripts")
+    program = os.path.join(scripts, "curator.exe" if os.name == "nt" else "curator") if scripts else ""
+    if program and os.path.isfile(program) and os.access(program, os.X_OK):
+        return [os.path.abspath(program)]
+    return [os.path.abspath(sys.executable), "-m", "curator"]
 
 
 def cache_root() -> str:

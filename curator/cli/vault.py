@@ -7,6 +7,7 @@ import click
 from curator.cli.options import app_of, json_option
 from curator.commands import adopt as adopt_cmd
 from curator.commands import hooks_install as hooks_install_cmd
+from curator.commands import hooks_precommit as hooks_precommit_cmd
 from curator.commands import init as init_cmd
 from curator.commands import new as new_cmd
 
@@ -93,3 +94,11 @@ def hooks() -> None:
 def hooks_install(ctx: click.Context, force: bool, python: str | None, mint_new: bool | None, json_: bool) -> int:
     """Install pre-commit, post-merge and post-checkout hooks into the vault's repository."""
     return hooks_install_cmd.run(app_of(ctx, json_), force, python, mint_new)
+
+
+@hooks.command("pre-commit")
+@json_option
+@click.pass_context
+def hooks_pre_commit(ctx: click.Context, json_: bool) -> int:
+    """Print a .pre-commit-config.yaml that runs this installation's validator (the pre-commit framework)."""
+    return hooks_precommit_cmd.run(app_of(ctx, json_))

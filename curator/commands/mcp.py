@@ -9,7 +9,18 @@ from __future__ import annotations
 from curator import output
 from curator.commands.app import App
 from curator.errors import UsageError
-from curator.mcp import bearer
+from curator.mcp import bearer, clients
+
+
+def print_config(app: App, client_name: str, author: str | None) -> int:
+    """The configuration ``client_name`` reads, on stdout, and where it goes, on stderr."""
+    client = clients.CLIENTS[client_name]
+    vault, _settings, index_dir = app.place()
+    # JSON either way: what is printed is the file itself, for `> .vscode/mcp.json` or a merge.
+    output.emit_json(clients.config(client, vault.root, index_dir, author))
+    if not app.json:
+        output.note(f"{client.label} reads this from {client.where}; merge it with any servers already there")
+    return 0
 
 
 def run(app: App, http: bool, port: int, author: str, print_token: bool = False, new_token: bool = False) -> int:

@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from importlib import metadata
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
@@ -212,7 +213,10 @@ def build(
         if epochs.serving(index_dir) is None:
             rec.ready.wait(300)  # the first index of this vault is being built
 
-    server: MCPServer[Any] = _Server("curator", instructions=INSTRUCTIONS, log_level="WARNING")
+    # serverInfo.version is what `curator --version` says (the installed distribution's).
+    server: MCPServer[Any] = _Server(
+        "curator", instructions=INSTRUCTIONS, version=metadata.version("curator"), log_level="WARNING"
+    )
 
     @server.tool(name="kp_search", description=SEARCH, annotations=_READ_ONLY, structured_output=False)
     def kp_search(

@@ -387,11 +387,16 @@ def test_the_readme_s_client_config_opens_the_server(private: GitVault) -> None:
     headers it names are the ones the server takes, at the URL's path."""
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     block = readme.split("`curator mcp --http --print-token` prints; put it in the client's JSON config:", 1)[1]
-    config = json.loads(block.split("```json\n", 1)[1].split("\n```", 1)[0])
+    whole = json.loads(block.split("```json\n", 1)[1].split("\n```", 1)[0])
+    # The whole file a client reads, with its wrapper, as docs/mcp.md gives it.
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "mcp.md").read_text(encoding="utf-8")
+    in_docs = [json.loads(b.split("\n```", 1)[0]) for b in docs.split("```json\n")[1:]]
+    assert whole in in_docs, whole
+    config = whole["mcpServers"]["curator"]
     assert config["type"] == "http" and config["url"] == "http://127.0.0.1:8765/mcp", config
     with serving(private.root) as port:
         token = http_token(private.root)
-        headers = {k: v.replace("<token>", token) for k, v in config["headers"].items()}
+        headers = {k: v.replace("PASTE-THE-TOKEN-HERE", token) for k, v in config["headers"].items()}
         status, body = post(port, INITIALIZE, headers)
         bare = post(port, INITIALIZE)
     assert status == 200 and '"serverInfo"' in body, (status, body)
