@@ -6,9 +6,11 @@
 3. ten files edited, then `curator index`: what was re-read, re-chunked and re-embedded.
 
     python benchmarks/scale_powershell.py [--runs 15] [--first-runs 5] [--embedder fake|local|none] [--peer REV]
+        [--busy N]
 
 ``--peer REV`` times that revision's first lexical index too (``git archive``d to a temp
-folder, run with PYTHONPATH), interleaved run by run with this one's.
+folder, run with PYTHONPATH), interleaved run by run with this one's. ``--busy N`` keeps N other
+processes spinning on the CPU during the first indexes (a busy machine).
 
 Embedding counts need an embedder; `fake` (the hashing test double) counts the same
 passages as the real model without an hour of CPU time; `local` runs the real one.
@@ -21,6 +23,7 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -52,6 +55,7 @@ def main() -> None:
     ap.add_argument("--first-runs", type=int, default=5)
     ap.add_argument("--embedder", default="fake", choices=["fake", "local", "none"])
     ap.add_argument("--peer", help="a git revision (or checkout folder) whose first index is timed beside this one's")
+    ap.add_argument("--busy", type=int, default=0, help="processes kept spinning during the first indexes")
     args = ap.parse_args()
     vault = powershell_vault()
     curator = [sys.executable, "-m", "curator", "--vault", str(vault)]
@@ -59,7 +63,9 @@ def main() -> None:
     files = sum(1 for p in vault.rglob("*") if p.is_file() and ".git" not in p.parts)
 
     firsts = []
+    workers: list[int] = []
     peer_firsts: list[float] = []
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
     peer_env = {**env, "PYTHONPATH": peer_checkout(args.peer)} if args.peer else None
     for _ in range(args.first_runs):
         for e, times in ((env, firsts), (peer_env, peer_firsts)):
@@ -75,11 +81,15 @@ def main() -> None:
             times.append(t)
             if e is env:
                 report = json.loads(out)
+                workers.append(report.get("workers", 0))
+    for burner in burners:
+        burner.kill()
     first = statistics.median(firsts)
     print(f"vault: {files} files, {report['indexed']} notes, {report['passages']} passages")
     print(
         f"first lexical index: median {first:.2f}s = {files / first:.0f} files/s "
-        f"(process wall time; {len(firsts)} fresh runs, {files / max(firsts):.0f}-{files / min(firsts):.0f} files/s)"
+        f"(process wall time; {len(firsts)} fresh runs, {files / max(firsts):.0f}-{files / min(firsts):.0f} files/s; "
+        f"{args.busy} busy process(es) beside it; workers {workers})"
     )
     if peer_firsts:
         peer = statistics.median(peer_firsts)

@@ -50,3 +50,33 @@ def test_the_kernel_count_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
         assert n is not None and n >= 1  # this test itself is running
     else:
         assert n is None
+
+
+def test_parsing_workers_are_one_per_core_whatever_the_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Another program holds a core: the BLAS pool takes one thread, the parsing pool still two
+    # processes (the kernel shares the busy core; one worker would leave it to the other program).
+    monkeypatch.setattr(cores, "_runnable", lambda: 3)
+    assert cores.threads() == 1
+    assert cores.workers(4) == 2
+    monkeypatch.setattr(cores, "available", lambda: 8)
+    assert cores.workers(4) == 4
+    monkeypatch.setenv("CURATOR_THREADS", "1")
+    assert cores.workers(4) == 1
+
+
+def test_a_first_index_reports_its_workers(tmp_path, monkeypatch: pytest.MonkeyPatch, cli) -> None:
+    import json
+
+    from curator.index import documents
+    from tests.conftest import make_git_vault, note
+
+    monkeypatch.setenv("CURATOR_EMBEDDER", "none")
+    monkeypatch.setattr(cores, "_runnable", lambda: 3)  # a busy machine
+    v = make_git_vault(tmp_path / "v")
+    for i in range(documents.PARALLEL_FROM):
+        v.write(f"n/{i}.md", note(f"kp:01J000000000000000000{i:05d}", f"Note {i}"))
+    v.commit("notes")
+    first = json.loads(cli("--vault", v.root, "--json", "index").out)
+    assert first["indexed"] == documents.PARALLEL_FROM and first["workers"] == 2
+    again = json.loads(cli("--vault", v.root, "--json", "index").out)
+    assert again["workers"] == 0  # nothing needed reading

@@ -76,6 +76,7 @@ def print_report(report, quiet: bool, json_: bool) -> None:  # type: ignore[no-u
                 "vectors_reused": report.reused,
                 "embedded": report.embed.embedded,
                 "seconds": round(report.seconds, 3),
+                "workers": report.workers,
                 "skipped": [{"path": p, "reason": r} for p, r in report.skips],
                 "withheld": [{"path": p, "line": n, "secrets": k} for p, n, k in report.embed.withheld],
                 "rejected": [{"path": p, "line": n, "reason": k} for p, n, k in report.embed.rejected],

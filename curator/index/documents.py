@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from curator import faults
-from curator.cores import threads
+from curator.cores import workers
 from curator.index.boilerplate import body_hash
 from curator.index.chunker import chunk
 from curator.index.db import VAULT
@@ -136,11 +136,19 @@ def _prepare_in_worker(job: Job) -> Prepared:
     return prepare(job, _SETTINGS)
 
 
-def prepare_all(jobs: list[Job], settings: Settings) -> Iterator[Prepared]:
-    """Results in job order; in worker processes when there are many."""
+MAX_WORKERS = 4
+"""Past four, the one process that writes what the workers parse is what everything waits for."""
 
-    workers = min(threads(), 4)
-    if len(jobs) < PARALLEL_FROM or workers < 2:
+
+def worker_count(jobs: int) -> int:
+    """How many processes parse ``jobs`` notes: 1 (this one) for a few, else one per core."""
+    return workers(MAX_WORKERS) if jobs >= PARALLEL_FROM else 1
+
+
+def prepare_all(jobs: list[Job], settings: Settings, workers: int) -> Iterator[Prepared]:
+    """Results in job order; in ``workers`` worker processes when there are more than one."""
+
+    if workers < 2:
         yield from (prepare(j, settings) for j in jobs)
         return
     import multiprocessing

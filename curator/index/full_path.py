@@ -65,7 +65,7 @@ def full_path(
     """Git classifies the tree, changed files are hashed and read, identical bytes are not
     re-chunked; the walk's stats are stored for the next fast check."""
     # The full path's modules load here: an unchanged vault never needs them.
-    from curator.index.documents import iter_jobs, prepare_all
+    from curator.index.documents import iter_jobs, prepare_all, worker_count
 
     db.writing(conn)
     git = GitView(vault)
@@ -105,7 +105,8 @@ def full_path(
         ((f.path, f.size, f.mtime_ns, known[f.path][3] if f.path in known and not reread else None) for f in todo),
     )
     by_path = {f.path: f for f in todo}
-    results = prepare_all(jobs, settings)
+    report.workers = worker_count(len(jobs))
+    results = prepare_all(jobs, settings, report.workers)
     done = 0
     while True:
         with conn:
@@ -129,7 +130,7 @@ def full_path(
                         writer.delete(old[0])
                         report.removed += 1
         if progress:
-            progress("reading notes", done, len(todo))
+            progress(f"reading notes ({report.workers} worker{'s' if report.workers > 1 else ''})", done, len(todo))
         if done >= len(todo):
             break
     with conn:

@@ -53,6 +53,8 @@ class Report:
     epoch: str = ""
     fast: bool = False
     sources: SyncReport | None = None
+    workers: int = 0
+    """Processes that read and parsed the changed notes (0: none needed reading)."""
 
 
 def _read_changes(
