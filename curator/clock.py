@@ -26,12 +26,23 @@ def iso(when: dt.datetime | None = None) -> str:
     return when.astimezone(UTC).strftime(FORMAT)
 
 
+def read(text: str) -> dt.datetime:
+    """An ISO-8601 date or time as written: with its offset, or naive when it has none.
+
+    The one reader of a timestamp (``parse`` builds on it); ValueError when ``text`` is none."""
+    return dt.datetime.fromisoformat(text)
+
+
 def parse(text: str) -> dt.datetime:
-    """An ISO-8601 date or time as a UTC instant to the second; ValueError when it is none."""
-    when = dt.datetime.fromisoformat(text.strip())
+    """An ISO-8601 date or time as a UTC instant to the second (no offset: UTC); ValueError when
+    it is none, or lies where UTC cannot reach (year 1 at +01:00)."""
+    when = read(text.strip())
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
-    return when.astimezone(UTC).replace(microsecond=0)
+    try:
+        return when.astimezone(UTC).replace(microsecond=0)
+    except OverflowError:
+        raise ValueError(f"{text!r} is out of range in UTC") from None
 
 
 def parse_or_none(value: object) -> dt.datetime | None:
@@ -46,6 +57,20 @@ def parse_or_none(value: object) -> dt.datetime | None:
 
 def from_epoch(seconds: float) -> dt.datetime:
     return dt.datetime.fromtimestamp(seconds, UTC)
+
+
+def age(when: str | None, now: dt.datetime) -> str:
+    """How long before ``now`` a recorded time was, as the review queue and ``curator proposals``
+    show it: ``3d``, ``5h``, ``12m``, ``40s`` (``0s`` for a time ahead of ``now``); ``?`` when
+    there is none or it is not a time."""
+    at = parse_or_none(when)
+    if at is None:
+        return "?"
+    secs = max(0, int((now - at).total_seconds()))
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if secs >= size:
+            return f"{secs // size}{unit}"
+    return f"{secs}s"
 
 
 def age_days(now: dt.datetime, when: dt.datetime) -> float:

@@ -2,27 +2,12 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from curator import clock, output
 from curator.commands.app import App
 from curator.proposals import store
 from curator.validator.state import RepoState
-
-
-def _age(created: str | None, now: dt.datetime) -> str:
-    if not created:
-        return "?"
-    try:
-        when = dt.datetime.fromisoformat(created.replace("Z", "+00:00"))
-    except ValueError:
-        return "?"
-    secs = max(0, int((now - when).total_seconds()))
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if secs >= size:
-            return f"{secs // size}{unit}"
-    return f"{secs}s"
 
 
 def run(app: App, all_: bool) -> int:
@@ -67,7 +52,7 @@ def run(app: App, all_: bool) -> int:
         verdict = r["verdict"] + (", auto" if r["auto_applicable"] else "")
         drift = f"drift:{r['drift']}" if r["drift"] and r["drift"] != "clean" else ""
         status = "" if r["status"] == "pending" else f"[{r['status']}]"
-        cells.append((r, _age(r["created"], now), verdict, drift, status))
+        cells.append((r, clock.age(r["created"], now), verdict, drift, status))
     width = [max(len(c[i]) for c in cells) for i in range(1, 5)]
     for r, age, verdict, drift, status in cells:
         columns = [f"{age:>{width[0]}}", f"{verdict:<{width[1]}}"]

@@ -122,15 +122,19 @@ def _applied(view: ChangeView) -> tuple[Sequence[Placed], str | None]:
     return (), view.pre_text
 
 
-def build(changes: Sequence[ChangeView], producers: Sequence[str] = (), *, more: int = 0) -> DiffModel:
+def build(
+    changes: Sequence[ChangeView], producers: Sequence[str] = (), *, more: int = 0, drift: bool = True
+) -> DiffModel:
     """Rows for every change of a proposal, in the proposal's order (made as they are looked at).
 
-    ``more``: changes not given yet (still being read); a last row says how many."""
+    ``more``: changes not given yet (still being read); a last row says how many. ``drift``:
+    False for a decided proposal, whose files have none to show (applied, its change is in the
+    vault, which it would "conflict" with; rejected or superseded, it never will be)."""
     layout = _Layout(producers)
     files: list[FileInfo] = []
     for n, view in enumerate(changes):
         c = view.change
-        info = FileInfo(c.op, visible(c.path), view.drift, layout.size)
+        info = FileInfo(c.op, visible(c.path), view.drift if drift else None, layout.size)
         files.append(info)
         layout.stops.append(layout.size)
         layout.fixed(n, Row(FILE, _header(view), file=n))

@@ -13,6 +13,7 @@ os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from curator import clock
 from curator.proposals.layout import SCHEMA
 from curator.vault.identity import is_ulid
 
@@ -94,7 +95,7 @@ class Manifest(BaseModel):
     @classmethod
     def _utc(cls, v: str) -> str:
         try:
-            when = dt.datetime.fromisoformat(v.replace("Z", "+00:00"))
+            when = clock.read(v)
         except ValueError:
             raise ValueError("must be an ISO-8601 time such as 2026-11-29T10:00:00Z") from None
         if when.utcoffset() != dt.timedelta(0):

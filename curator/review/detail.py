@@ -73,7 +73,7 @@ def describe(entry: Entry | None) -> Text:
             label, style = _OPS.get(view.change.op, (view.change.op, ""))
             text.append(f" {label} ", style=style)
             text.append(visible(view.change.path))
-            if view.drift:
+            if view.drift and entry.status == "pending":  # decided: no drift to show
                 text.append(f"  {view.drift}", style=_DRIFT.get(view.drift, ""))
             text.append("\n")
         if len(changes) > SHOWN:
@@ -117,9 +117,13 @@ class DetailPane(VerticalScroll, can_focus=False):
     }
     """
 
+    chain: tuple[str, ...] = ()
+    """The revision chain the detail names (shown again when the queue learns more of it)."""
+
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(describe(None), id="detail-text")
 
     def show(self, entry: Entry | None) -> None:
+        self.chain = tuple(entry.chain) if entry is not None else ()
         self.query_one("#detail-text", Static).update(describe(entry))
         self.scroll_home(animate=False)

@@ -7,7 +7,6 @@ between threads).
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -96,19 +95,6 @@ class Entry:
         if any(f.code != "KP005" for f in self.report.findings):
             return "it is rejected for more than drift"
         return None
-
-    def age(self, now: dt.datetime) -> str:
-        if not self.created:
-            return ""
-        try:
-            when = dt.datetime.fromisoformat(self.created.replace("Z", "+00:00"))
-        except ValueError:
-            return "?"
-        secs = max(0, int((now - when).total_seconds()))
-        for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-            if secs >= size:
-                return f"{secs // size}{unit}"
-        return f"{secs}s"
 
     def matches(self, query: str) -> bool:
         """``/`` filter: every word must occur in the title, author, verdict, drift or id."""
@@ -273,7 +259,10 @@ def fill(entry: Entry, report: ProposalReport) -> Entry:
     entry.verdict = "valid" if report.ok else "rejected"
     changes = subject.changes if subject else []
     creates_only = bool(changes) and all(v.change.op == "create" for v in changes)
-    entry.drift = report.drift or ("new" if creates_only and report.status == "pending" else "")
+    # A decided proposal has no drift to show: its change is in the vault (against which it
+    # "conflicts"), or never will be.
+    pending = report.status == "pending"
+    entry.drift = (report.drift or ("new" if creates_only else "")) if pending else ""
     entry.files = len(subject.changes) if subject else 0
     entry.status = report.status
     decided = [e for e in subject.events if e.event == report.status] if subject else []

@@ -83,9 +83,20 @@ class Preflight(Widget):
         """The reviewer highlighted ``entry``: it is being checked from now. Its diff is the queue's
         validator's, when that has read it; True when nothing of it is drawn yet."""
         self.checking.add(entry.id)
-        if entry.id not in self.models and entry.report is not None and entry.report.subject is not None:
-            self.models[entry.id] = build(entry.report.subject.changes, self.settings.producers.names)
+        self.adopt(entry)
         return entry.id not in self.models
+
+    def adopt(self, entry: Entry) -> None:
+        """Draw ``entry``'s diff from the report the queue's validator made, if none is drawn yet."""
+        if entry.id not in self.models and entry.report is not None:
+            model = self._model(entry.report)
+            if model is not None:
+                self.models[entry.id] = model
+
+    def _model(self, report: ProposalReport) -> DiffModel | None:
+        if report.subject is None:
+            return None
+        return build(report.subject.changes, self.settings.producers.names, drift=report.status == "pending")
 
     def forget(self, ulid: str) -> None:
         """Drop the diff kept of ``ulid`` (it was decided, or its folder rewritten)."""
@@ -135,7 +146,7 @@ class Preflight(Widget):
             if worker.is_cancelled:
                 return
             report = entries_mod.check(self.vault, self.settings, ulid)
-            model = build(report.subject.changes, producers) if report.subject else None
+            model = self._model(report)
             # Delivered even when the reviewer has moved on: it is this proposal's verdict.
             self.post_message(self.Done(ulid, token, report, model))
         finally:

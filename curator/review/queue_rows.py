@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from rich.text import Text
 
+from curator import clock
 from curator.proposals import revision
 from curator.review.entries import CHECKING, Entry
 
@@ -23,11 +24,13 @@ SORTS = ("age", "title", "author", "verdict", "drift", "files")
 _VERDICT_STYLE = {"valid": "green", "rejected": "red", CHECKING: "grey50"}
 _DRIFT_STYLE = {"clean": "green", "drifted": "yellow", "conflicts": "bold red", "new": "cyan"}
 _STATUS_STYLE = {"applied": "green", "rejected": "red", "superseded": "grey62"}
+# Sorted before every time: a row whose time cannot be read.
+_NEVER = dt.datetime.min.replace(tzinfo=dt.UTC)
 
 
 def sort_value(entry: Entry, column: str) -> tuple[object, ...]:
     if column == "age":
-        return (entry.created or "", entry.id)
+        return (clock.parse_or_none(entry.created) or _NEVER, entry.id)
     if column == "files":
         return (entry.files, entry.id)
     return (str(getattr(entry, column)).casefold(), entry.id)
@@ -69,7 +72,7 @@ def cells(e: Entry, now: dt.datetime) -> list[Text]:
     return [
         title(e),
         Text(e.author, no_wrap=True, overflow="ellipsis"),
-        Text(e.age(now), justify="right"),
+        Text(clock.age(e.created, now), justify="right"),
         verdict,
         Text(e.drift, style=_DRIFT_STYLE.get(e.drift, "")),
         Text(str(e.files) if e.files else "", justify="right"),

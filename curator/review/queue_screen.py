@@ -20,6 +20,7 @@ from textual.widgets import Footer
 
 from curator.review import keys
 from curator.review.decide import Decisions
+from curator.review.detail import DetailPane
 from curator.review.diff_pane import DiffPane
 from curator.review.empty_queue import EmptyQueue
 from curator.review.help import HelpScreen
@@ -170,9 +171,13 @@ class QueueScreen(Screen[None]):
     def on_queue_table_checked(self, message: QueueTable.Checked) -> None:
         if self.closing:
             return
-        chosen = self.queue.chosen
-        if chosen in {r.id for r in message.reports} and chosen not in self.preflight.checking:
-            self._show(self.current())
+        entry = self.current()
+        if entry is not None and entry.id not in self.preflight.checking:
+            if entry.id in {r.id for r in message.reports}:
+                self.preflight.adopt(entry)  # a decision dropped its diff: this report draws it
+                self._show(entry)
+            elif tuple(entry.chain) != self.panel.query_one(DetailPane).chain:
+                self._show(entry)  # the queue learned more of its revision chain
         self._empty_state()
 
     def on_preflight_stored(self, message: Preflight.Stored) -> None:

@@ -17,6 +17,7 @@ from textual import work
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.strip import Strip
+from textual.timer import Timer
 from textual.widgets import DataTable
 from textual.worker import get_current_worker
 
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
     from curator.validator.verdict import ProposalReport
     from curator.vault.discover import Vault
 
+# Seconds between redraws of the ages (the finest an age shows is a minute, past the first).
+AGE_EVERY = 30
 # Rows drawn before the first paint; the rest follow it.
 FIRST_ROWS = 24
 # Fixed widths; the title takes what is left.
@@ -107,6 +110,9 @@ class QueueTable(DataTable[Text]):
         self.sort_column = "age"
         self.sort_reverse = False
         self.now = now if now is not None else clock.now()
+        self._clock_fixed = now is not None
+        self.ticking: Timer | None = None
+        """Redraws the ages as the clock moves on (None with a fixed clock, as snapshots have)."""
         self._chosen: str | None = None
         self._generation = 0
         # Decided while the UI is open: kept in view with their event until the next restart.
@@ -134,6 +140,16 @@ class QueueTable(DataTable[Text]):
 
     def on_mount(self) -> None:
         self._add_columns()
+        if not self._clock_fixed:
+            self.ticking = self.set_interval(AGE_EVERY, self.tick)
+
+    def tick(self) -> None:
+        """The clock moved on: each row's age, against it."""
+        self.now = clock.now()
+        for key in self.rows:
+            entry = self.entries.get(str(key.value))
+            if entry is not None:
+                self.update_cell(key, "age", Text(clock.age(entry.created, self.now), justify="right"))
 
     def on_resize(self) -> None:
         if self.is_mounted:
@@ -165,8 +181,7 @@ class QueueTable(DataTable[Text]):
         first = max(FIRST_ROWS, 2 * self.size.height)
         for e in rows[:first]:
             self.add_row(*cells(e, self.now), key=e.id)
-        pending = sum(e.status == "pending" and not e.gone and not e.held_back for e in self.entries.values())
-        self.border_title = f"Proposals — {pending} pending"
+        self._heading()
         bits = [f"sorted by {self.sort_column}{' ↓' if self.sort_reverse else ''}"]
         if self.query_text:
             bits.insert(0, f"filter: {self.query_text} ({len(rows)} shown)")
@@ -195,9 +210,14 @@ class QueueTable(DataTable[Text]):
         self.update_entry(entries_mod.fill(entry, report))
         return entry
 
+    def _heading(self) -> None:
+        pending = sum(e.status == "pending" and not e.gone and not e.held_back for e in self.entries.values())
+        self.border_title = f"Proposals — {pending} pending"
+
     def update_entry(self, entry: Entry) -> None:
         """Refresh one proposal's row in place (the validator finished, or it was decided)."""
         self.entries[entry.id] = entry
+        self._heading()
         if entry.supersedes or entry.chain:  # only a revision's report can change a chain
             link_chains(self.entries.values())
             # A revision's report names what it supersedes: every row of the chain shows it.

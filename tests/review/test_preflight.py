@@ -103,7 +103,9 @@ def test_rows_and_the_stored_diff_show_before_any_check_and_apply_waits(
         await pilot.pause()
         assert not isinstance(pilot.app.screen, ConfirmScreen)
         gate.open.set()
-        await until(pilot, lambda: pid not in s.preflight.checking and s.queue.entries[pid].report is not None, "the check")
+        await until(
+            pilot, lambda: pid not in s.preflight.checking and s.queue.entries[pid].report is not None, "the check"
+        )
         assert s.check_action("apply", ()) is True
         assert "Valid · clean" in _status(pilot)
 

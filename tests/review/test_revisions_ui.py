@@ -68,7 +68,9 @@ def test_space_keeps_one_hunk_of_two_and_a_applies_only_it_as_a_revision(vault: 
 
     async def scenario(pilot: Pilot[None]) -> None:
         s = screen(pilot)
-        await until(pilot, lambda: s.queue.entries[old].verdict == "valid" and not s.preflight.checking, "the pre-flight")
+        await until(
+            pilot, lambda: s.queue.entries[old].verdict == "valid" and not s.preflight.checking, "the pre-flight"
+        )
         headers = [r.text for r in s.diff.model.rows if r.kind == "hunk"]
         assert len(headers) == 2 and headers[1].endswith("hunk 2 of 2")
         await pilot.press("n", "n")  # hunk 1, then hunk 2 (the diff is shorter than the pane)
@@ -120,7 +122,9 @@ def test_e_edits_the_proposed_file_in_the_app_and_stages_the_persons_revision(
 
     async def scenario(pilot: Pilot[None]) -> None:
         s = screen(pilot)
-        await until(pilot, lambda: s.queue.entries[old].verdict == "valid" and not s.preflight.checking, "the pre-flight")
+        await until(
+            pilot, lambda: s.queue.entries[old].verdict == "valid" and not s.preflight.checking, "the pre-flight"
+        )
         await pilot.press("e")
         await until(pilot, lambda: isinstance(pilot.app.screen, EditScreen), "the editor")
         await pilot.press("x", "escape")  # with an edit made, the first Esc only warns
@@ -175,7 +179,9 @@ def test_e_uses_the_editor_in_the_environment(vault: GitVault, monkeypatch: pyte
 
     async def scenario(pilot: Pilot[None]) -> None:
         s = screen(pilot)
-        await until(pilot, lambda: s.queue.entries[old].verdict == "valid" and not s.preflight.checking, "the pre-flight")
+        await until(
+            pilot, lambda: s.queue.entries[old].verdict == "valid" and not s.preflight.checking, "the pre-flight"
+        )
         await pilot.press("e")
         await until(pilot, lambda: len(_ids(vault)) == 2, "the revision")
 
@@ -197,7 +203,9 @@ def test_c_asks_for_changes_and_the_agent_answers_with_a_revision_over_mcp(
 
     async def ask(pilot: Pilot[None]) -> None:
         s = screen(pilot)
-        await until(pilot, lambda: s.queue.entries[old].verdict == "valid" and not s.preflight.checking, "the pre-flight")
+        await until(
+            pilot, lambda: s.queue.entries[old].verdict == "valid" and not s.preflight.checking, "the pre-flight"
+        )
         await pilot.press("c")
         await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen), "the reason dialog")
         await pilot.press(*reason, "enter")
@@ -316,7 +324,9 @@ def test_a_applies_the_hunk_kept_of_a_conflicting_proposal(vault: GitVault) -> N
 
     async def scenario(pilot: Pilot[None]) -> None:
         s = screen(pilot)
-        await until(pilot, lambda: s.queue.entries[old].drift == "conflicts" and not s.preflight.checking, "the pre-flight")
+        await until(
+            pilot, lambda: s.queue.entries[old].drift == "conflicts" and not s.preflight.checking, "the pre-flight"
+        )
         assert s.check_action("apply", ()) is None  # the whole proposal does not apply
         await pilot.press("n", "n", "space")
         assert s.check_action("apply", ()) is True

@@ -32,7 +32,9 @@ def _select(ulid: str, *keys: str):  # type: ignore[no-untyped-def]
         await settle(pilot)
         s = screen(pilot)
         s.queue.select(ulid)
-        await until(pilot, lambda: s.diff.model is not None and s.diff.model is s.preflight.models.get(ulid), "the diff")
+        await until(
+            pilot, lambda: s.diff.model is not None and s.diff.model is s.preflight.models.get(ulid), "the diff"
+        )
         for key in keys:
             await pilot.press(key)
         await settle(pilot)
