@@ -50,6 +50,22 @@ class NoteSettings:
 
 
 @dataclass(frozen=True)
+class AttachmentSettings:
+    include: tuple[str, ...] = ()
+    """Globs of attachments whose text is indexed and searched: PDFs and Word files (.docx), e.g.
+    ["*.pdf", "*.docx"]. Empty (the default): attachments are skipped and named. Needs the
+    `attachments` extra."""
+    max_bytes: int = 100 * 1024 * 1024
+    """Attachments larger than this are skipped and named."""
+    max_pages: int = 2000
+    """A PDF with more pages is skipped and named."""
+    max_seconds: int = 60
+    """CPU seconds one attachment may take to read; one that takes more is stopped, skipped and named."""
+    max_memory_mb: int = 1024
+    """Memory one attachment may take to read; one that needs more is stopped, skipped and named."""
+
+
+@dataclass(frozen=True)
 class ProducerSettings:
     names: tuple[str, ...] = ("curio",)
     """Producers whose managed regions (<!-- NAME:begin X --> … <!-- NAME:end X -->) are theirs."""
@@ -146,6 +162,7 @@ class SourceSettings:
 @dataclass(frozen=True)
 class Settings:
     notes: NoteSettings = field(default_factory=NoteSettings)
+    attachments: AttachmentSettings = field(default_factory=AttachmentSettings)
     producers: ProducerSettings = field(default_factory=ProducerSettings)
     limits: LimitSettings = field(default_factory=LimitSettings)
     index: IndexSettings = field(default_factory=IndexSettings)
@@ -249,6 +266,9 @@ def _semantic_checks(s: Settings) -> None:
         raise ConfigError("digest.half_life_days must be more than 0")
     if not s.notes.include:
         raise ConfigError("notes.include is empty: no file would be a note")
+    for key, least in (("max_pages", 1), ("max_seconds", 1), ("max_memory_mb", 64)):
+        if getattr(s.attachments, key) < least:
+            raise ConfigError(f"attachments.{key} must be at least {least}")
     _check_sources(s.sources)
     for where, code in [
         ("index.language", s.index.language),
@@ -267,10 +287,10 @@ def _check_sources(sources: tuple[SourceSettings, ...]) -> None:
         for key in ("name", "type", "path"):
             if not getattr(src, key):
                 raise ConfigError(f"{where} has no {key}", hint="each source needs a name, a type and a path")
-        if not SOURCE_NAME_RE.fullmatch(src.name) or src.name == "vault":
+        if not SOURCE_NAME_RE.fullmatch(src.name) or src.name in ("vault", "attachment"):
             raise ConfigError(
                 f"{where}.name {src.name!r} is not a source name",
-                hint="lower-case letters, digits, '-' and '_', at most 64, and not 'vault'",
+                hint="lower-case letters, digits, '-' and '_', at most 64, and not 'vault' or 'attachment'",
             )
         if src.name in names:
             raise ConfigError(f"{where}.name {src.name!r} is used twice", hint="give each source its own name")

@@ -12,6 +12,7 @@ crafted file took over could send a pickle that runs code in the indexer.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import dataclasses
 import faulthandler
 import functools
@@ -28,9 +29,9 @@ from typing import Any
 
 from curator.attachments.base import Extraction, Extractor, Heading, Limits, Unextractable
 
-GRACE_SECONDS = 5
-"""Wall-clock time beyond the CPU limit before a child that is not computing (blocked,
-stopped) is killed as well."""
+STALL_SECONDS = 30
+"""Wall-clock time a child may go without using any CPU (blocked, stopped) before it is killed:
+one that computes is stopped by its CPU limit, however slowly a loaded machine lets it run."""
 
 
 def extract(extractor: Extractor, data: bytes, limits: Limits) -> Extraction:
@@ -56,7 +57,7 @@ def extract(extractor: Extractor, data: bytes, limits: Limits) -> Extraction:
     if overflow:
         raise Unextractable(f"more than {limits.max_chars:,} characters of text")
     if timed_out:
-        raise Unextractable(f"took longer than {limits.max_seconds + GRACE_SECONDS} s to extract; stopped")
+        raise Unextractable(f"stopped computing for {STALL_SECONDS} s while it was read; stopped")
     if os.WIFSIGNALED(status) and not raw:
         sig = os.WTERMSIG(status)
         if sig in (signal.SIGXCPU, signal.SIGKILL):
@@ -103,6 +104,7 @@ def _preload(extractor: Extractor) -> None:
 def _child(extractor: Extractor, data: bytes, limits: Limits, fd: int) -> None:
     code = 0
     try:
+        _die_with_parent()
         faulthandler.disable()  # a crash here is reported by the parent, as a skip reason
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         _limit(limits)
@@ -128,6 +130,19 @@ def _child(extractor: Extractor, data: bytes, limits: Limits, fd: int) -> None:
         os._exit(code)
 
 
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """Linux kills this child when the indexer dies, however it dies (a SIGKILL runs no
+    cleanup): an orphaned child would read on for nobody until its CPU limit."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass  # not Linux: the CPU limit still ends it
+
+
 def _limit(limits: Limits) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (limits.max_seconds, limits.max_seconds + 1))
     # The child starts with the parent's whole address space (an MCP server may have a model
@@ -140,21 +155,23 @@ def _limit(limits: Limits) -> None:
 
 
 def _collect(fd: int, pid: int, limits: Limits) -> tuple[bytes, bool, bool]:
-    """What the child wrote, whether it wrote too much, and whether it ran out of wall-clock time."""
+    """What the child wrote, whether it wrote too much, and whether it stalled."""
     cap = limits.max_chars * 4 + 1024 * 1024  # UTF-8 and JSON escaping, and the headings
-    deadline = time.monotonic() + limits.max_seconds + GRACE_SECONDS
     parts: list[bytes] = []
     size = 0
+    used, since = _cpu_of(pid), time.monotonic()
     while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            os.kill(pid, signal.SIGKILL)
-            return b"", False, True
         try:
-            ready, _, _ = select.select([fd], [], [], min(left, 1.0))
+            ready, _, _ = select.select([fd], [], [], 1.0)
         except InterruptedError:
             continue
         if not ready:
+            now_used = _cpu_of(pid)
+            if now_used != used:
+                used, since = now_used, time.monotonic()
+            elif time.monotonic() - since > STALL_SECONDS:
+                os.kill(pid, signal.SIGKILL)
+                return b"", False, True
             continue
         chunk = os.read(fd, 1 << 20)
         if not chunk:
@@ -164,6 +181,16 @@ def _collect(fd: int, pid: int, limits: Limits) -> tuple[bytes, bool, bool]:
             os.kill(pid, signal.SIGKILL)
             return b"", True, False
         parts.append(chunk)
+
+
+def _cpu_of(pid: int) -> int:
+    """The child's CPU time so far, in clock ticks (-1 when it cannot be read: not Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime, stime
+    except (OSError, IndexError, ValueError):
+        return -1
 
 
 def _reap(pid: int) -> int:

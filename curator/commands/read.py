@@ -1,5 +1,6 @@
 """``curator read REF``: a note of the vault with line numbers, paged; or a source item
-(``zotero:KEY``, ``jsonl:NAME/ID``), from the text the index holds for it."""
+(``zotero:KEY``, ``jsonl:NAME/ID``) or an attachment (``paper.pdf``, page by page), from the
+text the index holds for it."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ from typing import TYPE_CHECKING
 from curator import output
 from curator.commands.app import App
 from curator.errors import CuratorError, NotFound, UsageError
-from curator.index import derived, reading, refs
+from curator.index import attached, derived, reading, refs
 from curator.index.refs import why_not_a_note
 
 if TYPE_CHECKING:
+    from curator.index.attached import AttachmentPage
     from curator.index.derived import ItemPage
 
 
@@ -64,6 +66,44 @@ def source_item(app: App, ref: str, page: int = 1) -> ItemPage | None:
         conn.close()
 
 
+def attachment(app: App, ref: str, page: int = 1) -> AttachmentPage | None:
+    """The attachment ``ref`` names by its path (``papers/x.pdf``; ``papers/x.pdf#page=3``, as a
+    hit cites it, for that page), when the index holds its text."""
+
+    named = attached.page_ref(ref)
+    if named is None:
+        return None  # only a file an extractor reads can be one: a note's read opens no index
+    path, asked = named
+    from curator.index.serving import open_serving
+
+    try:
+        conn = open_serving(*app.place()).conn
+    except CuratorError:
+        return None
+    try:
+        where = app.vault().user_path(path)
+        got = attached.read_page(conn, where, asked or page)
+        if got is None and (why := attached.refused(conn, where)) is not None:
+            raise UsageError(f"{where} has no text in the index: {why}")
+        return got
+    finally:
+        conn.close()
+
+
+def show_attachment(app: App, got: AttachmentPage) -> None:
+    if app.json:
+        output.emit_json(got.to_json())
+        return
+    kind = f"page {got.page}/{got.pages}" if got.paged else f"part {got.page}/{got.pages}"
+    output.line(f"{output.safe_path(got.path)}  {got.title}  {kind}")
+    output.line(f"text of a {got.type.upper()} attachment, read by {got.extractor}")
+    for note in got.notes:
+        output.note(note)
+    width = len(str(max(got.end_line, got.start_line)))
+    for i, text in enumerate(got.lines):
+        output.line(f"{got.start_line + i:>{width}}  {text}")
+
+
 def say_others(ref: str, path: str, others: list[str]) -> None:
     if others:
         output.note(f"{ref!r} also names {', '.join(map(output.safe_path, others))}; this is {output.safe_path(path)}")
@@ -95,6 +135,10 @@ def run(app: App, ref: str, page: int) -> int:
         width = len(str(item.end_line))
         for i, text in enumerate(item.lines):
             output.line(f"{item.start_line + i:>{width}}  {text}")
+        return 0
+    found = attachment(app, ref, page)
+    if found is not None:
+        show_attachment(app, found)
         return 0
     path, others, anchor = _resolve_with_anchor(app, ref)
     got = refs.read_page(app.vault(), path, page, anchor=anchor)

@@ -1,5 +1,6 @@
 """``curator relate REF``: links, backlinks, unresolved links and one-hop neighbours of a
-note, or of a source item (``curator relate zotero:KEY``: the notes that cite it)."""
+note, of a source item (``curator relate zotero:KEY``: the notes that cite it), or of an
+attachment (``curator relate paper.pdf``: the notes that link or embed it)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from typing import Any
 
 from curator import output
 from curator.commands.app import App
-from curator.commands.read import resolve_ref_with_others, say_others, source_item
+from curator.commands.read import attachment, resolve_ref_with_others, say_others, source_item
 from curator.errors import NotFound
-from curator.index import reading
-from curator.index.db import VAULT
+from curator.index import attached, reading
+from curator.index.db import ATTACHMENT, VAULT
 from curator.index.refs import why_not_a_note
 from curator.vault.links import extract
 from curator.vault.note import NotANote, parse
@@ -20,6 +21,15 @@ from curator.vault.note import NotANote, parse
 def collect(app: App, ref: str) -> tuple[dict[str, Any], list[str]]:
     from curator.index.serving import open_serving
 
+    found = attachment(app, ref)
+    if found is not None:
+        opened = open_serving(*app.place(), refresh=False)
+        try:
+            rel = attached.relations(opened.conn, found.path)
+        finally:
+            opened.conn.close()
+        assert rel is not None
+        return dataclasses.asdict(rel) | {"source": ATTACHMENT}, opened.warnings
     item = source_item(app, ref)
     others: list[str] = []
     if item is not None:
@@ -68,6 +78,8 @@ def run(app: App, ref: str) -> int:
         return 0
     report_warnings(warnings)
     ident = "" if data["kp_id"] == data["path"] else f"  {data['kp_id'] or '(no kp_id)'}"
+    if data.get("source") == ATTACHMENT:
+        ident = "  (attachment)"
     output.line(f"{output.safe_path(data['path'])}{ident}  {data['title']}")
     # A link's line is in the note that holds it: "line N →" for this note's own links,
     # path:line for the notes linking here.
@@ -83,7 +95,9 @@ def run(app: App, ref: str) -> int:
         output.line(f"  line {n['line']} → {where}{anchor}  {n['title']}{also}")
     output.line(f"linked from ({len(data['backlinks'])}):")
     for n in data["backlinks"]:
-        output.line(f"  {output.safe_path(n['path'])}:{n['line']}  {n['title']}")
+        # An attachment's backlink names the page it opens at (![[paper.pdf#page=3]]).
+        page = f"  #{n['anchor']}" if n["anchor"] and data.get("source") == ATTACHMENT else ""
+        output.line(f"  {output.safe_path(n['path'])}:{n['line']}  {n['title']}{page}")
     output.line(f"unresolved ({len(data['unresolved'])}):")
     written = _as_written(app, data["path"]) if data["unresolved"] and data["kp_id"] != data["path"] else {}
     for u in data["unresolved"]:

@@ -115,6 +115,12 @@ def _section(raw: list[str], code: list[bool], start: int, end: int) -> list[Pie
     return out
 
 
+def split_text(lines: list[str], start: int, end: int) -> list[Piece]:
+    """Lines ``start`` to ``end`` (exclusive) of plain text, no markdown (a page of a PDF),
+    split as a long section of a note is: at blank lines, then lines, then sentences."""
+    return _section(lines, [False] * len(lines), start, end)
+
+
 def chunk(
     body: str, first_line: int, title: str, code: list[bool] | None = None, lines: list[str] | None = None
 ) -> list[Passage]:

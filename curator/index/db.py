@@ -22,6 +22,8 @@ SCHEMA_VERSION = 2
 """2: tags keep their spelling and hold the body's ``#tags``; passages carry their body's
 boilerplate hash and a table counts the notes each is repeated in."""
 VAULT = "vault"
+ATTACHMENT = "attachment"
+"""The source name of the vault's attachments (PDFs, Word files) whose text is indexed."""
 CITE_RANK = 5
 """The doc_keys rank of a source item's citation keys: only ``cite`` links (``@key``) match
 them, and ``cite`` links match nothing else, so a note named ``@smith2020.md`` and the item
@@ -134,6 +136,12 @@ def create_schema(conn: apsw.Connection, *, tokenizer: str, dims: int) -> None:
             CREATE TABLE skips (path TEXT PRIMARY KEY, reason TEXT NOT NULL,
                                 size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL);
             CREATE TABLE boilerplate (body_hash TEXT PRIMARY KEY, notes INTEGER NOT NULL);
+            CREATE TABLE attachment_links (
+                src INTEGER NOT NULL, line INTEGER NOT NULL, kind TEXT NOT NULL,
+                target TEXT NOT NULL, anchor TEXT, dst INTEGER
+            );
+            CREATE INDEX attachment_links_src ON attachment_links(src);
+            CREATE INDEX attachment_links_dst ON attachment_links(dst);
             """
         )
         ensure_derived(conn)

@@ -13,7 +13,7 @@ import apsw
 
 from curator.errors import UsageError
 from curator.index import db
-from curator.index.db import VAULT, has_table
+from curator.index.db import ATTACHMENT, VAULT, has_table
 
 PAGE_LINES = 200
 _ITEM_REF = re.compile(r"[a-z][a-z0-9-]*:\S")
@@ -140,6 +140,7 @@ def counts(conn: apsw.Connection) -> dict[str, int]:
     return {
         s: n
         for s, n in conn.execute(
-            "SELECT source, count(*) FROM documents WHERE source != ? GROUP BY source ORDER BY source", (VAULT,)
+            "SELECT source, count(*) FROM documents WHERE source NOT IN (?, ?) GROUP BY source ORDER BY source",
+            (VAULT, ATTACHMENT),
         )
     }

@@ -24,6 +24,7 @@ from curator.index.language import of_note
 from curator.index.normalise import fts_row
 from curator.index.writer import DocInput, text_hash
 from curator.settings import Settings
+from curator.vault.globs import matches
 from curator.vault.links import citations, extract
 from curator.vault.markdown import code_flags
 from curator.vault.note import NotANote, parse
@@ -46,10 +47,14 @@ def from_note(path: str, raw: bytes, size: int, mtime_ns: int, settings: Setting
     body = note.body
     lines = body.split("\n")
     code = code_flags(lines, body)
-    links = [
+    found = extract(body, note.body_line, path, code, lines)
+    links = [(link.line, link.kind, link.target, link.heading) for link in found if is_note_link(link, include)]
+    # Links to attachments whose text is indexed (![[paper.pdf#page=3]]): relate shows them.
+    wanted = settings.attachments.include
+    attached = [
         (link.line, link.kind, link.target, link.heading)
-        for link in extract(body, note.body_line, path, code, lines)
-        if is_note_link(link, include)
+        for link in found
+        if wanted and matches(link.target, wanted) and not is_note_link(link, include)
     ]
     links += [(link.line, link.kind, link.target, None) for link in citations(body, note.body_line, code, lines)]
     meta = {k: v for k, v in note.meta.items() if isinstance(k, str)}
@@ -61,6 +66,7 @@ def from_note(path: str, raw: bytes, size: int, mtime_ns: int, settings: Setting
     return DocInput(
         source=SOURCE,
         path=path,
+        attachment_links=attached,
         title=note.title,
         passages=passages,
         kp_id=note.kp_id,

@@ -9,6 +9,7 @@ import os
 import apsw
 
 from curator.index import db
+from curator.index.db import ATTACHMENT
 from curator.index.db import VAULT as SOURCE
 from curator.vault.discover import Vault
 from curator.vault.links import LINKS_VERSION
@@ -38,7 +39,10 @@ def sentinels_of(vault: Vault) -> list[object]:
 
 def _stored_stats(conn: apsw.Connection) -> tuple[dict[str, tuple[int, int]], set[str]]:
     stats = {
-        p: (s, m) for p, s, m in conn.execute("SELECT path, size, mtime_ns FROM documents WHERE source = ?", (SOURCE,))
+        p: (s, m)
+        for p, s, m in conn.execute(
+            "SELECT path, size, mtime_ns FROM documents WHERE source IN (?, ?)", (SOURCE, ATTACHMENT)
+        )
     }
     unsized: set[str] = set()
     for p, s, m in conn.execute("SELECT path, size, mtime_ns FROM skips"):

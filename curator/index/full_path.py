@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import apsw
 
 from curator.index import db
+from curator.index.db import ATTACHMENT
 from curator.index.db import VAULT as SOURCE
 from curator.index.writer import DocInput, Writer, resolve_links, save_languages
 from curator.settings import Settings
@@ -90,6 +91,7 @@ def full_path(
         "date_keys": list(settings.notes.date_keys),
         "language": settings.index.language,
         "languages": settings.index.languages,
+        "attachments": list(settings.attachments.include),  # which links to attachments a note keeps
     }
     reread = db.get_json(conn, "derived") != derived
     todo: list[FileStat] = [
@@ -133,6 +135,10 @@ def full_path(
             progress(f"reading notes ({report.workers} worker{'s' if report.workers > 1 else ''})", done, len(todo))
         if done >= len(todo):
             break
+    if classified.attachments or db.count(conn, "SELECT count(*) FROM documents WHERE source = ?", (ATTACHMENT,)):
+        from curator.index.attachment import index_all  # the extractors and the sandbox: most vaults have none
+
+        unreadable += index_all(vault.root, settings, conn, classified.attachments, writer, report, progress)
     with conn:
         for doc_id in removed:
             writer.delete(doc_id)

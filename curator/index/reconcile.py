@@ -23,6 +23,7 @@ from curator.embedders import base as embedders
 from curator.errors import EmbedderError, IndexError_
 from curator.index import db
 from curator.index import epoch as epochs
+from curator.index.db import ATTACHMENT
 from curator.index.db import VAULT as SOURCE
 from curator.index.epoch import mismatch_message, open_checked, outdated
 from curator.index.freshness import sentinels_of, unchanged
@@ -100,9 +101,9 @@ def _sources(
     sync: Collection[str] | bool,
 ) -> None:
     """Sync the configured sources; costs one query when there are none and none were."""
-    held = conn.execute("SELECT 1 FROM documents WHERE source != ? LIMIT 1", (SOURCE,)).fetchone() or db.get_meta(
-        conn, "sources"
-    ) not in (None, "{}")
+    held = conn.execute(
+        "SELECT 1 FROM documents WHERE source NOT IN (?, ?) LIMIT 1", (SOURCE, ATTACHMENT)
+    ).fetchone() or db.get_meta(conn, "sources") not in (None, "{}")
     if not settings.sources and not held:
         return
     from curator.index.sources import sync_sources  # heavy: every source adapter; most vaults have none
@@ -291,7 +292,9 @@ def _reconcile(
                 report.warnings.append(mismatch_message(fp, epochs.fingerprint(configured, mode), conn))
             if unchanged(vault, conn, sentinels):
                 report.fast = True
-                report.unchanged = db.count(conn, "SELECT count(*) FROM documents WHERE source = ?", (SOURCE,))
+                report.unchanged = db.count(
+                    conn, "SELECT count(*) FROM documents WHERE source IN (?, ?)", (SOURCE, ATTACHMENT)
+                )
             else:
                 _read_changes(vault, settings, conn, sentinels, report, progress)
         _sources(vault, settings, index_dir, conn, report, progress, sync)

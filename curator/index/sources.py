@@ -23,7 +23,7 @@ import apsw
 from curator import clock
 from curator.errors import SourceError
 from curator.index import db
-from curator.index.db import VAULT
+from curator.index.db import ATTACHMENT, VAULT
 from curator.index.writer import Writer, resolve_links
 from curator.settings import Settings
 from curator.sources.all_sources import open_source
@@ -166,7 +166,10 @@ def sync_sources(
             "tried": _now(),
         }
     configured = {s.name for s in settings.sources}
-    held = [r[0] for r in conn.execute("SELECT DISTINCT source FROM documents WHERE source != ?", (VAULT,))]
+    held = [
+        r[0]
+        for r in conn.execute("SELECT DISTINCT source FROM documents WHERE source NOT IN (?, ?)", (VAULT, ATTACHMENT))
+    ]
     report.dropped = sorted({name for name in [*held, *state] if name not in configured})
     if report.dropped:
         writer = Writer(conn, vectors=vectors)

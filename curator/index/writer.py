@@ -50,6 +50,8 @@ class DocInput:
     """A derived document's whole text (a source item has no file to read it from)."""
     cite_keys: list[str] = field(default_factory=list)
     """Citation keys a note's ``@key`` resolves to this document by (source items)."""
+    attachment_links: list[tuple[int, str, str, str | None]] = field(default_factory=list)
+    """(line, kind, target, anchor) for a note's links to attachments whose text is indexed."""
 
     # A large reconcile sends sixty thousand passages from worker processes: as plain
     # tuples they pickle and unpickle several times faster than as NamedTuples, and the
@@ -82,6 +84,7 @@ class Writer:
         self.next_id = db.count(conn, "SELECT max(id) FROM passages") + 1
         sightings.ensure(conn)
         self.texts = has_table(conn, "doc_text")
+        self.attachments = has_table(conn, "attachment_links")
 
     def reusable(self, doc_ids: Iterable[int]) -> dict[str, bytes]:
         """Vectors of the given documents' passages, by content hash, to keep across re-chunking."""
@@ -109,6 +112,8 @@ class Writer:
         c.execute("DELETE FROM links WHERE src = ?", (doc_id,))
         if self.texts:
             c.execute("DELETE FROM doc_text WHERE doc_id = ?", (doc_id,))
+        if self.attachments:
+            c.execute("DELETE FROM attachment_links WHERE src = ?", (doc_id,))
 
     def delete(self, doc_id: int) -> None:
         self._clear(doc_id)
@@ -117,6 +122,8 @@ class Writer:
         )
         self.conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
         self.conn.execute("UPDATE links SET dst = NULL WHERE dst = ?", (doc_id,))
+        if self.attachments:
+            self.conn.execute("UPDATE attachment_links SET dst = NULL WHERE dst = ?", (doc_id,))
 
     def touch(self, doc_id: int, size: int, mtime_ns: int) -> None:
         self.conn.execute("UPDATE documents SET size = ?, mtime_ns = ? WHERE id = ?", (size, mtime_ns, doc_id))
@@ -196,6 +203,11 @@ class Writer:
             "INSERT INTO links(src, line, kind, target, key, heading) VALUES (?, ?, ?, ?, ?, ?)",
             [(doc_id, line, kind, target, target.casefold(), heading) for line, kind, target, heading in doc.links],
         )
+        if doc.attachment_links and self.attachments:
+            c.executemany(
+                "INSERT INTO attachment_links(src, line, kind, target, anchor) VALUES (?, ?, ?, ?, ?)",
+                [(doc_id, line, kind, target, anchor) for line, kind, target, anchor in doc.attachment_links],
+            )
         return len(doc.passages), reused
 
 

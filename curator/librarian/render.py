@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from curator import clock
-from curator.index.db import VAULT
+from curator.index.db import ATTACHMENT, VAULT
 from curator.librarian.candidates import Window
 from curator.librarian.scoring import BM25, COSINE, Method, Scored
 from curator.unsafe import strip_unsafe
@@ -70,7 +70,7 @@ def link(scored: Scored, digest_dir: str, name: str | None = None) -> str:
     name = label(doc.title) if name is None else label(name)
     if doc.kp_id and _SAFE_REF.fullmatch(doc.kp_id):
         return f"[[{doc.kp_id}|{name}]]"
-    if doc.source == VAULT:
+    if doc.source in (VAULT, ATTACHMENT):  # a file of the vault: a relative link opens it
         target = quote(posixpath.relpath(doc.path, digest_dir.strip("/") or "."), safe="/")
         return f"[{name}]({target})"
     return f"{name} ({label(doc.kp_id or f'{doc.source}:{doc.path}')})"

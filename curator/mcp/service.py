@@ -17,7 +17,7 @@ from typing import Any
 
 from curator import redaction
 from curator.errors import CuratorError, NotFound, UsageError
-from curator.index import derived, reading, refs
+from curator.index import attached, derived, reading, refs
 from curator.mcp import card
 from curator.mcp.frame import NOTICE, REVIEWER_NOTICE, Answer, Reply, quote_text
 from curator.search.filters import Filters
@@ -104,8 +104,8 @@ class Service:
             reply.say(f"No matches for {data['query']!r}.")
         else:
             reply.say(
-                f"{len(hits)} hit(s) for {data['query']!r} ({result.mode}). Each cites path:start-end; "
-                "kp_read the path for the whole note."
+                f"{len(hits)} hit(s) for {data['query']!r} ({result.mode}). Each cites path:start-end "
+                "(an attachment's page: path#page=N); kp_read the cite's path (with #page=N) for the whole text."
             )
             reply.say(NOTICE)
             for n, hit in enumerate(hits, start=1):
@@ -140,6 +140,36 @@ class Service:
         reply.quote(data["path"], item.start_line, lines, source=data["source"], link=data["link"])
         return reply.answer(data)
 
+    def _attachment(self, conn: Any, ref: str, page: int = 1) -> Any:
+        """The page of the attachment ``ref`` names (``paper.pdf``, ``paper.pdf#page=3``), when the
+        index holds its text; a file it skipped is a one-line refusal that says why."""
+
+        named = attached.page_ref(ref) if conn is not None else None
+        if named is None:
+            return None
+        path, asked = named
+        got = attached.read_page(conn, path, asked or page)
+        if got is None and (why := attached.refused(conn, path)) is not None:
+            raise UsageError(f"{path} has no text in the index: {why}")
+        return got
+
+    def _read_attachment(self, found: Any) -> Answer:
+        # An attachment's text is what its extractor read: framed and redacted like a note's,
+        # with no blob, because no proposal can change it.
+        reply = Reply()
+        lines = reply.red.lines(found.lines, "\n".join(found.lines), 0)
+        numbered, more = _paging(found, lines)
+        data = reply.data(found.to_json() | numbered)
+        where = f"page {found.page} of {found.pages}" if found.paged else f"part {found.page} of {found.pages}"
+        reply.say(
+            f"{data['path']}: the text of a {found.type.upper()} attachment of the vault as {found.extractor} "
+            f"read it, not a note (no proposal changes it); {where}, cited as {data['cite']}.{more}"
+        )
+        reply.say(NOTICE)
+        page = str(found.page) if found.paged else None
+        reply.quote(data["path"], found.start_line, lines, source="attachment", page=page)
+        return reply.answer(data)
+
     def read(self, ref: str, page: int = 1) -> Answer:
         if page < 1:
             raise UsageError("page starts at 1")
@@ -151,6 +181,9 @@ class Service:
             item = self._source_item(conn, ref, page)
             if item is not None:
                 return self._read_item(item)
+            found = self._attachment(conn, ref, page)
+            if found is not None:
+                return self._read_attachment(found)
             if conn is None:
                 path, others = refs.resolve(self.vault, self.settings, ref, None), list[str]()
             else:  # the other notes a name names, as `curator read` lists them
@@ -182,11 +215,15 @@ class Service:
         with self._lock:
             conn = self._reader().conn
             item = self._source_item(conn, ref)
-            if item is not None:
-                path, source = item.ref, item.source
+            found = self._attachment(conn, ref)
+            if found is not None:
+                path, rel = found.path, attached.relations(conn, found.path)
             else:
-                path, source = refs.resolve(self.vault, self.settings, ref, conn), "vault"
-            rel = reading.relations(conn, path, source=source)
+                if item is not None:
+                    path, source = item.ref, item.source
+                else:
+                    path, source = refs.resolve(self.vault, self.settings, ref, conn), "vault"
+                rel = reading.relations(conn, path, source=source)
         if rel is None:
             raise NotFound(f"{path} is not in the index yet; it is reconciled within a minute")
         reply = Reply()

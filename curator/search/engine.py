@@ -10,8 +10,9 @@ import apsw
 from curator.embedders import all_embedders
 from curator.embedders import base as embedders
 from curator.errors import EmbedderError, UsageError
+from curator.index import attached, db, reading
 from curator.index import boilerplate as boilerplate_index
-from curator.index import db, reading
+from curator.index.db import ATTACHMENT
 from curator.leaks import find_secrets
 from curator.search import boilerplate
 from curator.search import legs as legs_mod
@@ -45,10 +46,16 @@ class Hit:
     legs: dict[str, dict[str, float]] = field(default_factory=dict)
     link: str | None = None
     """Where a person opens a source item (``zotero://select/...``); None for notes."""
+    pages: list[int] | None = None
+    """An attachment's page starts (``index.attached``): which page its lines are on."""
 
     @property
     def cite(self) -> str:
-        """A note's lines (``path:start-end``), or a source item's own reference (``zotero:KEY``)."""
+        """A note's lines (``path:start-end``), an attachment's page (``paper.pdf#page=3``), or a
+        source item's own reference (``zotero:KEY``)."""
+        if self.source == ATTACHMENT:
+            page = attached.page_of(self.pages, self.start_line)
+            return attached.cite(self.path, page, self.start_line, self.end_line)
         return f"{self.path}:{self.start_line}-{self.end_line}" if self.source == "vault" else self.path
 
     def to_json(self, explain: bool = False) -> dict[str, Any]:
@@ -66,6 +73,8 @@ class Hit:
         if self.source != "vault":
             data["source"] = self.source
             data["link"] = self.link
+        if self.source == ATTACHMENT:
+            data["page"] = attached.page_of(self.pages, self.start_line)
         if explain:
             data["explain"] = self.legs
         return data
@@ -231,4 +240,6 @@ class Searcher:
                     p.link,
                 )
             )
+            if p.source == ATTACHMENT:
+                hits[-1].pages = attached.pages_of(self.conn, p.doc_id)
         return hits

@@ -12,9 +12,10 @@ from __future__ import annotations
 import os
 import stat as statmod
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from curator.vault.globs import compile_globs
 from curator.vault.paths import CURATOR_DIR, note_refusal, same_file_key
 
 if TYPE_CHECKING:
@@ -169,11 +170,15 @@ class Classified:
     ignored_dirs: list[str]
     files: list[str]
     """Every file path that is not ignored (notes and attachments): link targets."""
+    attachments: list[FileStat] = field(default_factory=list)
+    """Files that ``attachments.include`` asks the index to read the text of."""
 
 
 def classify(w: Walk, settings: Settings, file_ignored: Callable[[str], bool]) -> Classified:
     max_bytes = settings.notes.max_bytes
+    wanted = compile_globs(settings.attachments.include) if settings.attachments.include else None
     notes: list[FileStat] = []
+    attachments: list[FileStat] = []
     skips = list(w.skips)
     files: list[str] = []
     for f in w.files:
@@ -183,7 +188,14 @@ def classify(w: Walk, settings: Settings, file_ignored: Callable[[str], bool]) -
         refusal = note_refusal(f.path, settings)
         if refusal is None or refusal.kind != "escape":
             files.append(f.path)  # a link may point at an attachment; never at a name no note can have
-        if refusal is not None:
+        if refusal is not None and refusal.kind == "not-included" and wanted is not None and wanted.match(f.path):
+            limit = settings.attachments.max_bytes
+            if f.size > limit:
+                why = f"too large ({_mb(f.size)}; attachments.max_bytes is {_mb(limit)})"
+                skips.append(Skip(f.path, why, f.size, f.mtime_ns))
+            else:
+                attachments.append(f)
+        elif refusal is not None:
             skips.append(Skip(f.path, refusal.reason, f.size, f.mtime_ns))
         elif f.size > max_bytes:
             skips.append(
@@ -195,7 +207,8 @@ def classify(w: Walk, settings: Settings, file_ignored: Callable[[str], bool]) -
         skips.append(Skip(d + "/", "ignored by git"))
     notes.sort(key=lambda f: f.path)
     skips.sort(key=lambda s: s.path)
-    return Classified(notes, skips, sorted(w.pruned), sorted(files))
+    attachments.sort(key=lambda f: f.path)
+    return Classified(notes, skips, sorted(w.pruned), sorted(files), attachments)
 
 
 def _mb(n: int) -> str:

@@ -1,10 +1,11 @@
 """Extractors that misbehave on purpose, to prove the sandbox's limits hold whatever the
-library does: one computes forever, one allocates without end, one crashes the process,
+library does: one computes forever, one sleeps forever, one allocates without end, one crashes the process,
 one floods its answer, one raises what a damaged file makes a library raise."""
 
 from __future__ import annotations
 
 import os
+import time
 
 from curator.attachments.base import Extraction, Limits
 
@@ -28,6 +29,8 @@ class Misbehaving:
             held = []
             while True:
                 held.append(bytearray(16 * 1024 * 1024))
+        if self.how == "sleep":
+            time.sleep(3600)
         if self.how == "abort":
             os.abort()
         if self.how == "flood":

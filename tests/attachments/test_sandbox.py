@@ -73,3 +73,13 @@ def test_the_childs_answer_is_checked_as_untrusted_input() -> None:
                             "paged": True, "extractor": ""}).headings == ()  # fmt: skip
     with pytest.raises(Unextractable):
         sandbox._decode({"pages": ["a"], "headings": [["x"]], "paged": True, "extractor": ""})
+
+
+def test_a_child_that_stops_computing_is_killed_once_it_stalls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child that waits on nothing uses no CPU, so no CPU limit ends it: the stall does."""
+    monkeypatch.setattr(sandbox, "STALL_SECONDS", 1)
+    before = _children_cpu()
+    with pytest.raises(Unextractable) as e:
+        sandbox.extract(Misbehaving("sleep"), b"", Limits())
+    assert e.value.reason == "stopped computing for 1 s while it was read; stopped"
+    assert _children_cpu() - before < 1
