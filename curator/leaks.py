@@ -54,7 +54,7 @@ import bisect
 import itertools
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -187,6 +187,23 @@ def _high_entropy(token: str) -> bool:
 
 def scan_line(line: str, index: int = 0, *, high_entropy: bool = True) -> list[Leak]:
     """Every secret in one line; ``high_entropy=False`` inside a certificate or public key block."""
+    if len(line) > LINE_CACHE_CHARS:
+        return _scan_line(line, high_entropy, index)
+    return [Leak(kind, index, start, end) for kind, start, end in _line(line, high_entropy)]
+
+
+LINE_CACHE_CHARS = 512
+"""Lines up to this long are remembered (4,096 of them: at most 2 MB of text)."""
+
+
+@lru_cache(maxsize=4096)
+def _line(line: str, high_entropy: bool) -> tuple[tuple[str, int, int], ...]:
+    """``scan_line``'s spans, remembered: a line recurs (``---``, a heading, a list item copied
+    into every note), and judging one costs a tenth of a millisecond."""
+    return tuple((leak.kind, leak.start, leak.end) for leak in _scan_line(line, high_entropy))
+
+
+def _scan_line(line: str, high_entropy: bool, index: int = 0) -> list[Leak]:
     leaks: list[Leak] = []
     for kind, pattern in EXTRA:
         leaks.extend(Leak(kind, index, m.start(), m.end()) for m in pattern.finditer(line) if not filler(m[0]))
@@ -277,8 +294,14 @@ CACHE_CHARS = 64 * 1024
 are not, so the cache stays under about 8 MB of text."""
 
 
-def scan(text: str) -> tuple[Leak, ...]:
-    """Every secret in ``text`` (a whole note, passage or query), by line, in order."""
+def scan(text: str, only: Collection[int] | None = None) -> tuple[Leak, ...]:
+    """Every secret in ``text`` (a whole note, passage or query), by line, in order.
+
+    ``only``: the lines (0-based) to judge alone; the others are read for what they make of
+    the lines around them (the key above a YAML block value) and are otherwise taken to be
+    judged elsewhere: the lines a change leaves as they were (see ``settles``)."""
+    if only is not None:
+        return _scan(text, only)
     return _remembered(text) if len(text) <= CACHE_CHARS else _scan(text)
 
 
@@ -287,13 +310,13 @@ def _remembered(text: str) -> tuple[Leak, ...]:
     return _scan(text)
 
 
-def _scan(text: str) -> tuple[Leak, ...]:
+def _scan(text: str, only: Collection[int] | None = None) -> tuple[Leak, ...]:
     lines = text.split("\n")
     leaks: list[Leak] = []
     for first, last in key_blocks(lines):
         leaks.extend(Leak(PRIVATE_KEY, n, 0, len(lines[n])) for n in range(first, last + 1))
     public = {n for first, last in _public_blocks(lines) for n in range(first + 1, last)}
-    for n, line in enumerate(lines):
+    for n, line in enumerate(lines) if only is None else ((n, lines[n]) for n in sorted(only) if n < len(lines)):
         if line:
             leaks.extend(scan_line(line, n, high_entropy=n not in public))
     leaks.extend(_block_values(lines))
@@ -342,6 +365,21 @@ def _block_values(lines: list[str]) -> list[Leak]:
             depth, literal = len(m["indent"]), bool(m["style"])
             bare = BLOCK_ITEM.match(line, depth) is None  # YAML lets its list sit at the key's depth
     return leaks
+
+
+def settles(line: str) -> bool:
+    """Whether what ``scan`` finds below ``line`` owes nothing to the lines above it: a line at
+    the left margin that is not a list item ends any YAML block value (``_block_values``), and
+    every other rule but the PEM blocks judges a line alone. So a change to a long note can be
+    scanned in its neighbourhood, from the last such line above it to the first below it, as
+    long as neither text holds a ``-----BEGIN`` or ``-----END`` line (see ``has_blocks``)."""
+    return line[:1] not in ("", " ") and BLOCK_ITEM.match(line) is None
+
+
+def has_blocks(text: str) -> bool:
+    """Whether ``text`` may hold a PEM block (a private key, a certificate), which spans any
+    number of lines: such a text is scanned whole."""
+    return "-----BEGIN" in text or "-----END" in text
 
 
 def find_secrets(text: str) -> list[str]:

@@ -77,7 +77,7 @@ def plan(app: App) -> Plan:
     settings = app.settings()
     s = survey(vault, settings)
     repo = vault.repo
-    head = None if repo.head_is_unborn else repo.head.peel().tree
+    head = None if repo.head_is_unborn else git.TreeEntries(repo, repo.head.peel().tree)
     taken = _pending_paths(app)
     templates = tmpl.on_disk(vault.root)
     out = Plan(skipped=[(u.path, u.reason) for u in s.unreadable])
@@ -103,11 +103,8 @@ def plan(app: App) -> Plan:
             out.skipped.append((note.path, f"already changed by pending proposal {taken[note.path]}"))
             continue
         raw = note.text.encode("utf-8")
-        try:
-            entry = head[note.path] if head is not None else None
-        except KeyError:
-            entry = None
-        if entry is None:
+        entry = head.get(note.path) if head is not None else None
+        if entry is None or entry[1] == git.TREE:
             # The person's own new file: minted in place, not proposed against a blob.
             out.skipped.append(
                 (note.path, f"not committed yet: `curator mint {shlex.quote(note.path)}` adds one in place")
@@ -115,7 +112,7 @@ def plan(app: App) -> Plan:
             continue
         # The note as git stores it now (a note committed with CRLF before `eol=lf` was set
         # is LF once cleaned): proposals diff and validate that form.
-        blob = git.blob(repo, entry.id)
+        blob = git.blob(repo, entry[0])
         committed = clean(repo, note.path, blob)
         same = blob.removeprefix(b"\xef\xbb\xbf") == raw  # the usual case, told without a filter
         if not same and committed.removeprefix(b"\xef\xbb\xbf") != clean(repo, note.path, raw):
@@ -128,7 +125,7 @@ def plan(app: App) -> Plan:
             out.skipped.append((note.path, f"frontmatter cannot take a kp_id line: {e}"))
             continue
         new = new_text.encode("utf-8")
-        out.drafts.append(Draft("modify", note.path, base_blob=str(entry.id), diff=unified(note.path, committed, new)))
+        out.drafts.append(Draft("modify", note.path, base_blob=entry[0], diff=unified(note.path, committed, new)))
         out.minted.append((note.path, kp_id))
     out.skipped.sort()
     out.left_alone.sort()

@@ -125,9 +125,7 @@ def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commi
             raise Conflict(
                 f"{path} has staged changes", hint="commit or unstage them (git restore --staged), then apply"
             )
-        mode = 0o100644
-        if state.head_tree is not None and head_oid is not None:
-            mode = state.head_tree[path].filemode
+        mode = (state.head_mode(path) or 0o100644) if head_oid is not None else 0o100644
         raw = state.worktree_bytes(path)
         before = None
         if raw is not None:

@@ -101,14 +101,10 @@ def sync_index(vault: Vault, journal: Journal) -> None:
     """Point the touched index entries at what was committed; leave every other entry alone."""
     repo = vault.repo
     commit = git.commit(repo, repo.head.target)
+    tree = git.TreeEntries(repo, commit.tree)
     entries: dict[str, tuple[str, int] | None] = {}
     for path in touched_in_commit(vault, journal, commit):
-        try:
-            entry = commit.tree[path]
-        except KeyError:
-            entries[path] = None
-            continue
-        entries[path] = (str(entry.id), entry.filemode)
+        entries[path] = tree.get(path)
 
     def record(ident: list[int]) -> None:
         journal.index_lock = ident

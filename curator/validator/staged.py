@@ -71,9 +71,11 @@ def tree_entry(tree: pygit2.Tree | None, path: str) -> tuple[str, int] | None:
 class TreeCandidate:
     def __init__(self, repo: pygit2.Repository, tree: pygit2.Tree) -> None:
         self.repo, self.tree = repo, tree
+        self._entries = git.TreeEntries(repo, tree)
 
     def entry(self, path: str) -> tuple[str, int] | None:
-        return tree_entry(self.tree, path)
+        e = self._entries.get(path)
+        return e if e is not None and e[1] != git.TREE else None
 
     def paths(self) -> list[str]:
         return sorted(path for path, _oid, _mode in self.walk())

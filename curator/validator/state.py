@@ -93,28 +93,33 @@ class RepoState:
         except pygit2.GitError:
             return None
 
-    def head_blob_id(self, path: str) -> str | None:
+    @cached_property
+    def head_entries(self) -> git.TreeEntries | None:
+        """HEAD's tree (``--against``'s) by path, shared by every rule and by apply: one walk of
+        it for a large proposal, not a libgit2 lookup per path."""
         tree = self.head_tree
-        if tree is None:
-            return None
-        try:
-            entry = tree[path]
-        except KeyError:
-            return None
-        return str(entry.id) if entry.type_str == "blob" else None
+        return None if tree is None else git.TreeEntries(self.repo, tree)
+
+    def head_entry(self, path: str) -> tuple[str, int] | None:
+        """(object id, file mode) of what HEAD holds at ``path`` (a folder included), or None."""
+        entries = self.head_entries
+        return None if entries is None else entries.get(path)
+
+    def head_blob_id(self, path: str) -> str | None:
+        entry = self.head_entry(path)
+        return entry[0] if entry is not None and entry[1] not in (git.TREE, GITLINK) else None
+
+    def head_mode(self, path: str) -> int | None:
+        """HEAD's file mode at ``path`` (None: HEAD holds nothing there)."""
+        entry = self.head_entry(path)
+        return None if entry is None else entry[1]
 
     def head_bytes(self, path: str) -> bytes | None:
         oid = self.head_blob_id(path)
         return self.blob(oid) if oid else None
 
     def head_has_dir(self, path: str) -> bool:
-        tree = self.head_tree
-        if tree is None:
-            return False
-        try:
-            return tree[path].type_str == "tree"
-        except KeyError:
-            return False
+        return self.head_mode(path) == git.TREE
 
     def blob(self, oid: str) -> bytes | None:
         if oid in self.pending_blobs:
@@ -189,7 +194,7 @@ class RepoState:
         """The first component of ``path`` (itself included) that is a submodule: a gitlink in the
         git index or in HEAD, or a folder of the work tree holding a repository of its own."""
         parts = path.split("/")
-        index, tree = self._git_index, self.head_tree
+        index = self._git_index
         for i in range(1, len(parts) + 1):
             prefix = "/".join(parts[:i])
             try:
@@ -197,11 +202,8 @@ class RepoState:
                     return prefix
             except (KeyError, ValueError):
                 pass
-            try:
-                if tree is not None and tree[prefix].filemode == GITLINK:
-                    return prefix
-            except (KeyError, ValueError):
-                pass
+            if self.head_mode(prefix) == GITLINK:
+                return prefix
             if i < len(parts) and os.path.lexists(os.path.join(self.vault.abspath(prefix), ".git")):
                 return prefix
         return None

@@ -17,12 +17,26 @@ from curator.proposals.hunks import HunkConflict, Placed, place
 from curator.proposals.layout import EVENTS, MANIFEST
 from curator.proposals.store import ProposalDir
 from curator.validator.state import RepoState
+from curator.vault.frontmatter import FrontmatterError, Split
+from curator.vault.frontmatter import load as load_frontmatter
+from curator.vault.frontmatter import read as read_frontmatter
+from curator.vault.frontmatter import split as split_frontmatter
 from curator.vault.paths import escape_reason
 
 if TYPE_CHECKING:
     # pydantic is a third of `curator validate`'s start-up: a commit that touches only
     # notes (the usual pre-commit run) never loads it.
     from curator.proposals.manifest import Change, Manifest
+
+
+@dataclass(frozen=True)
+class Frontmatter:
+    """A text's frontmatter as ``vault.frontmatter.read`` gives it, or the error it raised."""
+
+    meta: dict[str, Any] | None
+    """None: the frontmatter cannot be read (``error`` says why)."""
+    split: Split | None
+    error: FrontmatterError | None
 
 
 @dataclass
@@ -46,6 +60,41 @@ class ChangeView:
     drift: str | None = None
     """clean, drifted (still applies) or conflicts."""
     readable: bool = True
+    _by_text: dict[str, Frontmatter] = field(default_factory=dict, repr=False, compare=False)
+    _by_block: dict[str, dict[str, Any] | FrontmatterError] = field(default_factory=dict, repr=False, compare=False)
+
+    def frontmatter(self, text: str) -> Frontmatter:
+        """``text``'s frontmatter (the post- or pre-image), read once however many rules ask (a
+        6,500-note proposal read each note's five times, a third of its validation), and once
+        for both images when the change leaves the block as it was."""
+        known = self._by_text.get(text)
+        if known is not None:
+            return known
+        split = split_frontmatter(text)
+        if split.yaml is None or split.unclosed:
+            try:
+                meta, split = read_frontmatter(text)
+                known = Frontmatter(meta, split, None)
+            except FrontmatterError as e:
+                known = Frontmatter(None, None, e)
+        else:
+            block = self._by_block.get(split.yaml)
+            if block is None:
+                try:
+                    block = load_frontmatter(split.yaml)
+                except FrontmatterError as e:
+                    block = e
+                self._by_block[split.yaml] = block
+            if isinstance(block, FrontmatterError):
+                known = Frontmatter(None, None, block)
+            else:
+                known = Frontmatter(block, split, None)
+        self._by_text[text] = known
+        return known
+
+    def meta(self, text: str | None) -> dict[str, Any] | None:
+        """``text``'s frontmatter mapping, or None when there is no text or it cannot be read."""
+        return None if text is None else self.frontmatter(text).meta
 
     @property
     def post_text(self) -> str | None:

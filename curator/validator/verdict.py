@@ -29,7 +29,7 @@ from curator.validator.state import RepoState
 from curator.validator.subject import Subject, build
 from curator.vault.globs import matches
 from curator.vault.identity import is_fresh_kp_ulid
-from curator.vault.kp_id import of_text
+from curator.vault.kp_id import of_meta
 
 Rule = Callable[[Subject, RepoState], Iterable[Finding]]
 RULES: tuple[Rule, ...] = (
@@ -77,7 +77,7 @@ def _auto_applicable(subject: Subject, state: RepoState) -> bool:
         c = view.change
         if c.op != "create" or not matches(c.path, (f"{digest_dir}/**",)):
             return False
-        kp_id = of_text(view.post_text)
+        kp_id = of_meta(view.meta(view.post_text))
         if not is_fresh_kp_ulid(kp_id) or (c.kp_id is not None and c.kp_id != kp_id):
             return False
     return True

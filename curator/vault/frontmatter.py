@@ -8,6 +8,7 @@ or removes, so every other key, comment, quote and the body stay byte-identical.
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import re
 from collections.abc import Iterable, Mapping
@@ -66,12 +67,18 @@ def split(text: str) -> Split:
     return Split(yaml_text, start, close.start(), close.end(), body_line, newline)
 
 
-# The common frontmatter is flat `key: plain text` lines. Those are read here directly;
-# anything else (quotes, lists, nesting, numbers, dates, booleans, comments) goes to
-# ruamel.yaml. A property test holds the two to the same answers.
+# The common frontmatter is flat `key: plain text` lines, lists of plain words (`[a, b]` or a
+# block list), dates, whole numbers and booleans. Those are read here directly; anything else
+# (quotes, nesting, times, floats, comments, anchors) goes to ruamel.yaml. A property test holds
+# the two to the same answers. Reading an Obsidian note's `tags: [a, b]` and `created: 2025-03-14`
+# with ruamel cost 0.2 ms; a 6,500-note proposal reads each note before and after.
 _PLAIN = r"[^\s#&*!|>'\"%@`{\[\]},?~:\-][^\t#]*?"
-_SIMPLE_LINE = re.compile(rf"([A-Za-z_][A-Za-z0-9_.\- ]*?)[ ]*:(?: +({_PLAIN}))? *")
+_SIMPLE_LINE = re.compile(rf"([A-Za-z_][A-Za-z0-9_.\- ]*?)[ ]*:(?: +({_PLAIN}|\[[^\[\]{{}}#:\t]*\]))? *")
 _SIMPLE_ITEM = re.compile(rf"( *)- +({_PLAIN}) *")
+_FLOW_ITEM = re.compile(r"[^\s#&*!|>'\"%@`{\[\]},?~:\-](?:[^,\[\]{}#:\t]*[^\s,\[\]{}#:])?")
+_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+_WHOLE = re.compile(r"0|[1-9][0-9]{0,17}")
+_BOOLEANS = {"true": True, "false": False}
 _NOT_PLAIN_TEXT = re.compile(
     r"[-+]?[0-9_]*\.?[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?\..*|0[oxbOXB].*|[0-9]{4}-[0-9][0-9]?-[0-9][0-9]?.*"
     r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?"
@@ -96,11 +103,12 @@ def _simple_load(yaml_text: str) -> dict[str, Any] | None:
             return None
         i += 1
         if value is not None:
-            if not _plain_text(value):
+            read = _scalar(value) if value[0] != "[" else _flow_list(value)
+            if read is None:
                 return None
-            data[key] = value
+            data[key] = read
             continue
-        # `key:` then a block list of plain items, all at one indentation
+        # `key:` then a block list of plain items, all at one indentation (or nothing: null)
         items: list[str] = []
         indent: str | None = None
         while i < len(lines) and (item := _SIMPLE_ITEM.fullmatch(lines[i])):
@@ -110,10 +118,37 @@ def _simple_load(yaml_text: str) -> dict[str, Any] | None:
                 return None
             items.append(item.group(2))
             i += 1
-        if not items:
-            return None
-        data[key] = items
+        data[key] = items or None
     return data
+
+
+def _scalar(value: str) -> Any:
+    """A plain value as YAML 1.2 reads it, when it is text, a date, a whole number or a
+    boolean; None for anything else (ruamel reads it)."""
+    if _plain_text(value):
+        return value
+    if value in _BOOLEANS:
+        return _BOOLEANS[value]
+    if _WHOLE.fullmatch(value):
+        return int(value)
+    date = _DATE.fullmatch(value)
+    if date is not None:
+        try:
+            return dt.date(int(date[1]), int(date[2]), int(date[3]))
+        except ValueError:
+            return None
+    return None
+
+
+def _flow_list(value: str) -> list[str] | None:
+    """``[a, b c]``: plain words and phrases (no quotes, colons or nesting), or None."""
+    inner = value[1:-1]
+    if not inner.strip(" "):
+        return []
+    items = [item.strip(" ") for item in inner.split(",")]
+    if any(not _FLOW_ITEM.fullmatch(item) or not _plain_text(item) for item in items):
+        return None
+    return items
 
 
 def load(yaml_text: str) -> dict[str, Any]:

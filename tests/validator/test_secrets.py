@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from curator import leaks
+from curator.operations.gather import unified
+from curator.proposals import store
+from curator.settings import Settings
+from curator.validator.state import RepoState
+from curator.validator.verdict import validate_proposal
+from curator.vault import find_vault
 from curator.vault.identity import mint
 from tests.builders import created, make_proposal, modify
 from tests.conftest import GitVault, note, run_process
@@ -104,3 +116,120 @@ def test_a_key_that_is_itself_a_secret_is_not_spelled_out(vault: GitVault) -> No
     c, f = created("notes/odd.md", content)
     report, out, _code = _report(vault, make_proposal(vault, [c], files=f))
     assert _kp011(report) and AWS not in out and PASSWORD not in out, report
+
+
+# What the scanner reads of a modify: the neighbourhood of its hunks, not the whole note.
+
+LINES = [
+    "plain prose about the garden",
+    "",
+    "password: |",
+    "  Zq8vN2xL5pR7tY3wK9mB4cH6",
+    "passwords:",
+    "  - s3cr3tP4ssw0rdXy",
+    "- a list item",
+    "    deeply indented",
+    "  nested: value",
+    f"The bucket key is {AWS}.",
+    f"DB_PASSWORD={PASSWORD}",
+    "token: Zq8vN2xL5pR7tY3wK9mB4cH6",
+    "api_key:",
+    "---",
+    "# Heading",
+    "  hunter2hunter2hunter2",
+    "  api_key=Zq8vN2xL5pR7tY3wK9mB4cH6",
+    "secret: >-",
+    "  - password: Zq8vN2xL5pR7tY3wK9mB4cH6",
+    "\tZq8vN2xL5pR7tY3wK9mB4cH6",
+]
+
+
+def _scanned_apart(pre: str, post: str) -> tuple[Counter[tuple[str, str]], Counter[tuple[str, str]]]:
+    """(what the rule takes as added by the change, what a scan of the whole notes does)."""
+    from curator.proposals.diff import parse
+    from curator.proposals.hunks import place
+    from curator.proposals.manifest import Change
+    from curator.validator.rules import secrets
+    from curator.validator.subject import ChangeView
+
+    (patch,) = parse(unified("n.md", pre.encode(), post.encode()))
+    made, placed = place(pre, patch.hunks)
+    assert made == post
+    view = ChangeView(Change(op="modify", path="n.md", base_blob="0" * 40), patch=patch)
+    view.current_bytes, view.post_from_current, view.current_placed = pre.encode(), made, placed
+    found, before, lines = secrets._added(view, pre, post, placed)
+    windowed = Counter((k.kind, lines[k.line][k.start : k.end]) for k in found) - before
+    whole = secrets._values(post, leaks.scan(post)) - secrets._values(pre, leaks.scan(pre))
+    return windowed, whole
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.sampled_from(LINES), min_size=1, max_size=30),
+    st.lists(st.tuples(st.integers(0, 40), st.integers(0, 2), st.sampled_from(LINES)), min_size=1, max_size=4),
+)
+def test_the_change_s_neighbourhood_finds_what_the_whole_notes_find(
+    before: list[str], edits: list[tuple[int, int, str]]
+) -> None:
+    after = list(before)
+    for at, how, line in edits:  # 0 insert, 1 replace, 2 delete
+        at = min(at, len(after))
+        if how == 0 or at == len(after):
+            after.insert(at, line)
+        elif how == 1:
+            after[at] = line
+        else:
+            del after[at]
+    pre, post = "\n".join(before) + "\n", "\n".join(after) + "\n"
+    if pre == post:
+        return
+    windowed, whole = _scanned_apart(pre, post)
+    assert windowed == whole
+
+
+def test_a_key_added_above_a_value_the_note_held_makes_it_a_secret() -> None:
+    # The value's line is not changed; the key line above it makes the scanner read it as a secret.
+    pre = "# Notes\n\nintro\n  Zq8vN2xL5pR7tY3wK9mB4cH6\nend\n"
+    post = "# Notes\n\nintro\npassword: |\n  Zq8vN2xL5pR7tY3wK9mB4cH6\nend\n"
+    windowed, whole = _scanned_apart(pre, post)
+    assert windowed == whole and windowed, windowed
+
+
+def test_a_modify_scans_the_lines_around_its_hunks_not_the_whole_note(
+    vault: GitVault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    body = "\n\n".join(f"Paragraph {i} about the garden and the compost heap." for i in range(2000))
+    vault.write("notes/long.md", note("kp:01J0000000000000000000LONG", "Long", body + "\n"))
+    vault.commit("long")
+    old = vault.read("notes/long.md")
+    new = old.replace("Paragraph 1000 about", f"DB_PASSWORD={PASSWORD}\n\nParagraph 1000 about")
+    c, d = modify(vault, "notes/long.md", new)
+    pid = make_proposal(vault, [c], diff=d)
+
+    scanned: list[str] = []
+    real = leaks.scan_line
+
+    def counted(line: str, index: int = 0, *, high_entropy: bool = True) -> list[leaks.Leak]:
+        scanned.append(line)
+        return real(line, index, high_entropy=high_entropy)
+
+    monkeypatch.setattr(leaks, "scan_line", counted)
+    leaks._remembered.cache_clear()
+    report = validate_proposal(RepoState(find_vault(str(vault.root)), Settings()), store.load(vault.root, pid))
+    warned = [f for f in report.findings if f.code == "KP011"]
+    assert [f.line for f in warned] == [new.split("\n").index(f"DB_PASSWORD={PASSWORD}") + 1], warned
+    assert len(scanned) < 20, len(scanned)  # the note has 2,000 paragraphs, before and after
+
+
+def test_a_person_s_own_uncommitted_secret_is_not_the_proposal_s(vault: GitVault) -> None:
+    middle = "".join(f"Line {i}.\n" for i in range(12))
+    vault.write("notes/ops.md", note("kp:01J0000000000000000000OPSS", "Ops", f"First line.\n{middle}Last line.\n"))
+    vault.commit("ops")
+    old = vault.read("notes/ops.md")
+    c, d = modify(vault, "notes/ops.md", old.replace("Last line.", "Last line, edited by the proposal."))
+    pid = make_proposal(vault, [c], diff=d)
+    # The person pastes a key into the note and has not committed it: applying the proposal
+    # commits its own line onto HEAD's note, and leaves this one uncommitted, as it was.
+    vault.write("notes/ops.md", old.replace("First line.", f"First line. Key {AWS}"))
+    report, _out, code = _report(vault, pid)
+    assert code == 0 and report["drift"] == "drifted" and _kp011(report) == [], report

@@ -169,6 +169,29 @@ simple_value = st.one_of(
             "190:20:30",
             "2.0.0-beta",
             "0.1.0",
+            "[a, b]",
+            "[]",
+            "[ x ]",
+            "[a b, c d]",
+            "[x, ]",
+            "[a,b]",
+            "[a: b]",
+            "[1, 2]",
+            "[true, x]",
+            "[a, [b]]",
+            "[a]b",
+            "[en-US, -x]",
+            "[x #c]",
+            "[?x]",
+            "2025-03-14",
+            "2025-02-30",
+            "2025-3-14",
+            "0",
+            "0012",
+            "99999999999999999999",
+            "false",
+            "True",
+            "",
         ]
     ),
 )
@@ -193,3 +216,4 @@ def test_the_fast_reader_agrees_with_ruamel(pairs: list[tuple[str, object]]) -> 
     if fast is None:
         return  # ruamel reads it
     assert fast == YAML(typ="safe", pure=True).load(text)
+    assert [type(v) for v in fast.values()] == [type(v) for v in YAML(typ="safe", pure=True).load(text).values()]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from curator.validator.finding import Finding
 from curator.validator.notes import ALREADY_INVALID
-from curator.vault import frontmatter, owners
+from curator.vault import owners
 
 if TYPE_CHECKING:
     from curator.validator.state import RepoState
@@ -28,18 +28,19 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
         if post is None:
             continue
         path = view.change.path
-        try:
-            meta, _ = frontmatter.read(post)
-        except frontmatter.FrontmatterError as e:
+        read = view.frontmatter(post)
+        pre = view.pre_text if view.change.op == "modify" else None
+        if read.meta is None:
+            e = read.error
+            assert e is not None
             message = f"{e}; the frontmatter must be a YAML mapping"
-            pre = view.pre_text if view.change.op == "modify" else None
-            if pre is not None and frontmatter.meta_or_none(pre) is None:
+            if pre is not None and view.meta(pre) is None:
                 yield Finding("KP008", path, f"{message} ({ALREADY_INVALID})", e.line, warning=True)
             else:
                 yield Finding("KP008", path, message, e.line)
             continue
-        pre = view.pre_text if view.change.op == "modify" else None
-        old = frontmatter.meta_or_none(pre)
+        meta = read.meta
+        old = view.meta(pre)
         added = owners.added_lifecycle_keys(meta, old, state.settings.producers.lifecycle_keys)
         if not added:
             continue

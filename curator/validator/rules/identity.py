@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from curator.validator.finding import Finding
 from curator.validator.notes import already_used as message
 from curator.vault.identity import canonical, is_valid_kp_id, why_invalid
-from curator.vault.kp_id import UNREADABLE, of_text
+from curator.vault.kp_id import UNREADABLE, of_meta
 
 if TYPE_CHECKING:
     from curator.validator.state import RepoState
-    from curator.validator.subject import Subject
+    from curator.validator.subject import ChangeView, Subject
+
+def _kp_id(view: ChangeView, text: str | None) -> Any:
+    """``kp_id.of_text`` of ``text``, from the frontmatter the view has read already."""
+    meta = view.meta(text)
+    return UNREADABLE if meta is None else of_meta(meta)
+
 
 def already_used(state: RepoState, kp_id: str, owner: str, path: str) -> str:
     return message(state, kp_id, owner, path, in_place=False)
@@ -26,7 +32,7 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
         c = view.change
         if c.op == "delete":
             continue
-        post = of_text(view.post_text)
+        post = _kp_id(view, view.post_text)
         if post is UNREADABLE:
             continue  # KP005/KP008/KP009 say why
         if c.op == "create":
@@ -46,7 +52,7 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
             if owners:
                 yield Finding("KP006", c.path, already_used(state, post, owners[0], c.path))
         else:
-            pre = of_text(view.pre_text)
+            pre = _kp_id(view, view.pre_text)
             if pre is UNREADABLE:
                 pre = None
             if pre is not None and post != pre:

@@ -90,8 +90,5 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
 
 def _mode(state: RepoState, path: str) -> str:
     """The file's mode in HEAD as a diff writes it (a regular file when HEAD lacks it)."""
-    tree = state.head_tree
-    try:
-        return f"{tree[path].filemode:o}" if tree is not None else "100644"
-    except KeyError:
-        return "100644"
+    mode = state.head_mode(path)
+    return f"{mode:o}" if mode is not None else "100644"
