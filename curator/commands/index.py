@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from curator import output
 from curator.commands.app import App
-from curator.vault.paths import EXCLUDED
+from curator.vault.paths import EXCLUDED, never_news
 
 if TYPE_CHECKING:
     from curator.index.sources import SourceReport, SyncReport
@@ -141,11 +141,15 @@ def _print_problems(r: SourceReport) -> None:
 
 
 def _grouped(skips: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Skips to print: files kept out by notes.exclude shown once per top-level folder."""
+    """Skips to print: files kept out by notes.exclude shown once per top-level folder, and
+    none of the files that are never notes (``never_news``: .gitignore, .gitattributes, a
+    dotfile at the top), which every run would name again; ``--json`` lists every skip."""
 
     counts: dict[str, int] = {}
     out: list[tuple[str, str]] = []
     for path, reason in skips:
+        if never_news(path, reason):
+            continue
         if reason == EXCLUDED and "/" in path:
             top = path.split("/", 1)[0] + "/"
             if top not in counts:

@@ -13,6 +13,7 @@ from curator.commands.read import attachment, resolve_ref_with_others, say_other
 from curator.errors import NotFound
 from curator.index import attached, reading
 from curator.index.db import ATTACHMENT, VAULT
+from curator.index.neighbours import reason
 from curator.index.refs import why_not_a_note
 from curator.vault.links import extract
 from curator.vault.note import NotANote, parse
@@ -107,5 +108,6 @@ def run(app: App, ref: str) -> int:
         output.line(f"  line {u['line']}: {shown}")
     output.line(f"neighbours ({len(data['neighbours'])}):")
     for n in data["neighbours"]:
-        output.line(f"  {output.safe_path(n['path'])}  {n['title']}  ({n['shared']} shared)")
+        why = output.safe_path(reason(n["via"]))
+        output.line(f"  {output.safe_path(n['path'])}  {n['title']}  (weight {n['weight']:.2f}: {why})")
     return 0

@@ -16,8 +16,9 @@ from typing import Any
 
 import apsw
 
-from curator.index import db
+from curator.index import db, neighbours
 from curator.index.db import VAULT, VEC_DONE, VEC_PENDING, VEC_REJECTED, VEC_SECRET
+from curator.index.neighbours import Neighbour
 
 
 @dataclass(frozen=True)
@@ -74,14 +75,6 @@ class Unresolved:
     target: str
     line: int
     kind: str
-
-
-@dataclass(frozen=True)
-class Neighbour:
-    path: str
-    kp_id: str | None
-    title: str
-    shared: int
 
 
 @dataclass
@@ -195,25 +188,9 @@ def relations(conn: apsw.Connection, path: str, limit: int = 20, source: str = V
             (doc.id,),
         )
     ]
-    # Neighbours: notes that share a link target with this one, or are linked from the same notes.
-    rel.neighbours = [
-        Neighbour(*r)
-        for r in conn.execute(
-            """
-        SELECT d.path, d.kp_id, d.title, count(*) AS n FROM (
-            SELECT o.src AS doc FROM links mine JOIN links o ON o.dst = mine.dst
-            WHERE mine.src = ?1 AND mine.dst IS NOT NULL AND o.src != ?1
-            UNION ALL
-            SELECT o.dst AS doc FROM links mine JOIN links o ON o.src = mine.src
-            WHERE mine.dst = ?1 AND o.dst IS NOT NULL AND o.dst != ?1
-        ) x JOIN documents d ON d.id = x.doc
-        WHERE x.doc NOT IN (SELECT dst FROM links WHERE src = ?1 AND dst IS NOT NULL)
-          AND x.doc NOT IN (SELECT src FROM links WHERE dst = ?1)
-        GROUP BY x.doc ORDER BY n DESC, d.path LIMIT ?2
-        """,
-            (doc.id, limit),
-        )
-    ]
+    # Neighbours: notes that share a link target with this one, or are linked from the same
+    # notes, each shared note weighed by how rare it is (a hub says little).
+    rel.neighbours = neighbours.of(conn, doc.id, limit)
     return rel
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from curator import redaction
 from curator.errors import CuratorError, NotFound, UsageError
 from curator.index import attached, derived, reading, refs
+from curator.index.neighbours import reason
 from curator.mcp import card
 from curator.mcp.frame import NOTICE, REVIEWER_NOTICE, Answer, Reply, quote_text
 from curator.search.filters import Filters
@@ -235,7 +236,7 @@ class Service:
         rows.append(f"unresolved links ({len(data['unresolved'])}):")
         rows += [f"  line {u['line']}: [[{u['target']}]]" for u in data["unresolved"]]
         rows.append(f"neighbours ({len(data['neighbours'])}):")
-        rows += [f"  {n['path']} — {n['title']} ({n['shared']} shared links)" for n in data["neighbours"]]
+        rows += [f"  {n['path']} — {n['title']} ({reason(n['via'])})" for n in data["neighbours"]]
         reply.say(NOTICE)
         reply.quote_text(f"links of {data['path']}", "\n".join(rows))
         return reply.answer(data)

@@ -22,8 +22,8 @@ from typing import Any
 
 from curator.settings import Settings
 from curator.vault import kp_id as kp_id_reader
-from curator.vault.globs import matches
 from curator.vault.identity import is_valid_kp_id, namespace
+from curator.vault.paths import producer_owned
 from curator.vault.regions import marker_on
 
 CURATOR_NAMESPACE = "kp"
@@ -40,7 +40,7 @@ class Owner:
 def owner(path: str, text: str | None, meta: Mapping[str, Any] | None, settings: Settings) -> Owner | None:
     """The producer that owns the note at ``path`` (``text``, ``meta``: its content and
     frontmatter as they are, or will be), or None when it is nobody's but the person's."""
-    if matches(path, settings.producers.paths):
+    if producer_owned(path, settings):
         return Owner("producers.paths", f"{path} is under producers.paths")
     kp_id = kp_id_reader.of_meta(meta)
     if kp_id is not None and is_valid_kp_id(kp_id) and namespace(kp_id) != CURATOR_NAMESPACE:

@@ -1,0 +1,27 @@
+"""`curator index` names what it skips, but not the files that are never notes: git's own files
+in any folder and the dotfiles at the top of a vault are not news on every run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import make_git_vault, note
+
+
+def test_gits_own_files_and_top_dotfiles_are_not_named_documents_are(tmp_path: Path, cli) -> None:
+    v = make_git_vault(tmp_path / "v")
+    v.write(".kp/config.yaml", "embedder:\n  provider: none\n")
+    v.write("Home.md", note("kp:01J00000000000000000000HOM", "Home"))
+    quiet = [".gitattributes", ".gitignore", ".editorconfig", "Daily/.gitkeep", "Projects/sub/.gitignore"]
+    named = ["Attachments/paper.pdf", "Attachments/report.docx", "Attachments/photo.png", "Projects/.env.example"]
+    for path in [*quiet, *named]:
+        v.write(path, "x\n")
+    v.commit()
+    r = cli("--vault", v.root, "index")
+    assert r.code == 0, r
+    said = [line for line in r.out.splitlines() if line.startswith("skipped ")]
+    assert said == [f"skipped {p}: not a note (outside notes.include)" for p in sorted(named)], r.out
+    # Scripts still get every skip, with its reason.
+    data = json.loads(cli("--vault", v.root, "--json", "index").out)
+    assert {s["path"] for s in data["skipped"]} == {*quiet, *named}
