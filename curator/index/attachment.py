@@ -21,7 +21,7 @@ from curator import faults
 from curator.attachments import sandbox
 from curator.attachments.all_extractors import EXTRACTORS, for_path
 from curator.attachments.base import Extraction, Limits, Unextractable
-from curator.cores import threads
+from curator.cores import workers
 from curator.index import db
 from curator.index.attached import resolve_links
 from curator.index.chunker import SEP, Passage, split_text
@@ -51,39 +51,72 @@ def state_of(settings: Settings) -> dict[str, Any]:
     return {"max_pages": limits.max_pages, "max_seconds": limits.max_seconds, "max_memory": limits.max_memory}
 
 
-def prepare(job: Job, settings: Settings) -> Prepared:
-    """(path, doc, DocInput), (path, same, blob), or (path, skip|error, reason)."""
-    extractor = for_path(job.path)
-    if extractor is None:
-        known = ", ".join(sorted(EXTRACTORS))
-        return job.path, "skip", f"no text extractor for this kind of file (Curator reads {known})"
-    try:
-        with open(job.full, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        return job.path, "error", f"cannot read: {e.strerror}"
-    blob = git_blob_id(raw)
-    if blob == job.known_blob:
-        return job.path, "same", blob  # touched, not edited: not read again
-    try:
-        extraction = sandbox.extract(extractor, raw, limits_of(settings))
-    except Unextractable as e:
-        return job.path, "skip", e.reason
-    return job.path, "doc", document(job.path, extraction, job.size, job.mtime_ns, blob, settings)
+BATCH_FILES = 16
+BATCH_BYTES = 64 * 1024 * 1024
+"""Files one child reads, at most (a file larger than this is a batch of its own)."""
+
+
+def _batches(jobs: list[Job]) -> list[list[Job]]:
+    batches: list[list[Job]] = []
+    size = 0
+    for job in jobs:
+        if not batches or len(batches[-1]) >= BATCH_FILES or size + job.size > BATCH_BYTES:
+            batches.append([])
+            size = 0
+        batches[-1].append(job)
+        size += max(job.size, 0)
+    return batches
+
+
+def prepare_batch(batch: list[Job], settings: Settings) -> list[Prepared]:
+    """(path, doc, DocInput), (path, same, blob), or (path, skip|error, reason) for each job:
+    the files whose bytes changed read by one child (``sandbox.extract_many``)."""
+    out: list[Prepared] = []
+    todo: list[tuple[int, Job, bytes, str]] = []
+    work: list[sandbox.Work] = []
+    for job in batch:
+        extractor = for_path(job.path)
+        if extractor is None:
+            known = ", ".join(sorted(EXTRACTORS))
+            out.append((job.path, "skip", f"no text extractor for this kind of file (Curator reads {known})"))
+            continue
+        try:
+            with open(job.full, "rb") as f:
+                raw = f.read()
+        except OSError as e:
+            out.append((job.path, "error", f"cannot read: {e.strerror}"))
+            continue
+        blob = git_blob_id(raw)
+        if blob == job.known_blob:
+            out.append((job.path, "same", blob))  # touched, not edited: not read again
+            continue
+        todo.append((len(out), job, raw, blob))
+        work.append((extractor, raw))
+        out.append((job.path, "error", "not read"))  # replaced below
+    for (i, job, _raw, blob), got in zip(todo, sandbox.extract_many(work, limits_of(settings)), strict=True):
+        if isinstance(got, Unextractable):
+            out[i] = (job.path, "skip", got.reason)
+        else:
+            out[i] = (job.path, "doc", document(job.path, got, job.size, job.mtime_ns, blob, settings))
+    return out
 
 
 def prepare_all(jobs: list[Job], settings: Settings) -> Iterator[Prepared]:
-    """Results in job order, extracted by several children at once when there are several.
+    """Results in job order, the batches read by several children at once when there are several.
 
-    Threads, not the notes' worker processes: each extraction is already a child process of
-    its own (``attachments.sandbox``), so a thread here only waits on it."""
-    workers = min(threads(), MAX_WORKERS, len(jobs))
-    if workers < 2:
-        yield from (prepare(j, settings) for j in jobs)
+    Threads, not the notes' worker processes: each batch is read in a child process of its
+    own (``attachments.sandbox``), so a thread here only waits on it. One per core, as the
+    notes' workers (``cores.workers``): a busy core is shared, not waited for."""
+    batches = _batches(jobs)
+    count = min(workers(MAX_WORKERS), len(batches))
+    if count < 2:
+        for batch in batches:
+            yield from prepare_batch(batch, settings)
         return
-    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="extract")
+    pool = ThreadPoolExecutor(max_workers=count, thread_name_prefix="extract")
     try:
-        yield from pool.map(lambda job: prepare(job, settings), jobs)
+        for done in pool.map(lambda batch: prepare_batch(batch, settings), batches):
+            yield from done
     finally:
         pool.shutdown(wait=True, cancel_futures=True)  # interrupted: nothing more is started
 

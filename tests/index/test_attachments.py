@@ -111,8 +111,10 @@ def test_read_pages_through_the_text_and_relate_names_the_notes_that_embed_it(sh
 
 def test_unchanged_attachments_are_never_read_again(shelf: GitVault, cli, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     calls: list[int] = []
-    real = sandbox.extract
-    monkeypatch.setattr(sandbox, "extract", lambda *a: calls.append(1) or real(*a))
+    real = sandbox.extract_many
+    monkeypatch.setattr(
+        sandbox, "extract_many", lambda work, limits: calls.extend([1] * len(work)) or real(work, limits)
+    )
     first = _index(cli, shelf.root)
     # Four PDFs and a Word file read; the scan refused, the others indexed beside the note.
     assert len(calls) == 5 and first["indexed"] == 5
