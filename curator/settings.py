@@ -157,6 +157,9 @@ class SourceSettings:
     beside the library."""
     max_item_bytes: int = 10 * 1024 * 1024
     """jsonl: a line longer than this is skipped and named."""
+    attachments: bool = False
+    """zotero: index the text of each item's PDF in Zotero's storage folder with the item, cited by
+    page (zotero:KEY#page=3), read under the attachments.* limits. Needs the `attachments` extra."""
 
 
 @dataclass(frozen=True)
@@ -297,8 +300,10 @@ def _check_sources(sources: tuple[SourceSettings, ...]) -> None:
         names.add(src.name)
         if src.type not in SOURCE_TYPES:
             raise ConfigError(f"{where}.type is {src.type!r}", hint="one of " + ", ".join(SOURCE_TYPES))
-        if src.type != "zotero" and (src.collections or src.better_bibtex or not src.notes):
-            raise ConfigError(f"{where} sets notes, collections or better_bibtex, which only zotero sources take")
+        if src.type != "zotero" and (src.collections or src.better_bibtex or not src.notes or src.attachments):
+            raise ConfigError(
+                f"{where} sets notes, collections, better_bibtex or attachments, which only zotero sources take"
+            )
         if src.max_item_bytes < 1:
             raise ConfigError(f"{where}.max_item_bytes must be at least 1")
 

@@ -121,9 +121,11 @@ def prepare_all(jobs: list[Job], settings: Settings) -> Iterator[Prepared]:
         pool.shutdown(wait=True, cancel_futures=True)  # interrupted: nothing more is started
 
 
-def document(path: str, x: Extraction, size: int, mtime_ns: int, blob: str, settings: Settings) -> DocInput:
-    """The index document of an attachment whose text is ``x``."""
-    title = x.title or posixpath.basename(path)
+def paged(
+    x: Extraction, title: str, first_line: int = 1, first_seq: int = 0
+) -> tuple[list[str], list[int], list[Passage]]:
+    """The lines of ``x`` (the first being line ``first_line``), each page's first line, and
+    its passages: page by page, never across a page, each under the outline heading it is in."""
     by_page: dict[int, list[tuple[int, int, str]]] = {}
     for h in x.headings:
         by_page.setdefault(h.page, []).append((h.line, h.level, h.text))
@@ -136,11 +138,11 @@ def document(path: str, x: Extraction, size: int, mtime_ns: int, blob: str, sett
     def emit(page: list[str], first: int, a: int, b: int) -> None:
         for s, e, text in split_text(page, a, b):
             if text.strip():
-                passages.append(Passage(len(passages), first + s, first + e, crumb, text))
+                passages.append(Passage(first_seq + len(passages), first + s, first + e, crumb, text))
 
     for n, text in enumerate(x.pages):
         page = text.split("\n")
-        first = len(lines) + 1
+        first = first_line + len(lines)
         starts.append(first)
         lines.extend(page)
         start = 0
@@ -154,6 +156,13 @@ def document(path: str, x: Extraction, size: int, mtime_ns: int, blob: str, sett
             crumb = SEP.join([title, *(t for _, t in stack)])
             start = line
         emit(page, first, start, len(page))
+    return lines, starts, passages
+
+
+def document(path: str, x: Extraction, size: int, mtime_ns: int, blob: str, settings: Settings) -> DocInput:
+    """The index document of an attachment whose text is ``x``."""
+    title = x.title or posixpath.basename(path)
+    lines, starts, passages = paged(x, title)
     suffix = posixpath.splitext(path)[1].casefold().lstrip(".")
     meta: dict[str, Any] = {"type": suffix, "extractor": x.extractor}
     if x.paged:

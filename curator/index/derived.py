@@ -13,6 +13,7 @@ import apsw
 
 from curator.errors import UsageError
 from curator.index import db
+from curator.index.attached import PAGE_ANCHOR
 from curator.index.db import ATTACHMENT, VAULT, has_table
 
 PAGE_LINES = 200
@@ -31,6 +32,8 @@ class Derived:
     date: str | None = None
     fields: dict[str, Any] = field(default_factory=dict)
     tags: list[str] = field(default_factory=list)
+    pages: list[int] | None = None
+    """Where each page of the item's PDF starts in ``text`` (``Item.files``), when it has one."""
 
 
 def find(conn: apsw.Connection, ref: str) -> Derived | None:
@@ -68,6 +71,7 @@ def find(conn: apsw.Connection, ref: str) -> Derived | None:
         date,
         dict(meta.get("fields") or {}),
         tags,
+        [int(s) for s in meta["pages"]] if isinstance(meta.get("pages"), list) else None,
     )
 
 
@@ -112,18 +116,29 @@ class ItemPage:
 
 
 def read_page(conn: apsw.Connection, ref: str, page: int = 1, page_lines: int = PAGE_LINES) -> ItemPage | None:
-    """Page ``page`` of the source item ``ref`` names, or None when the index has no such item."""
-    item = find(conn, ref)
+    """Page ``page`` of the source item ``ref`` names, or None when the index has no such item.
+    ``zotero:KEY#page=3`` is page 3 of the item's PDF, as a hit in it cites it."""
+    base, _, anchor = ref.partition("#")
+    asked = PAGE_ANCHOR.match(anchor) if anchor else None
+    item = find(conn, ref) or (find(conn, base) if asked else None)
     if item is None:
         return None
     lines = item.text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    pages = max(1, math.ceil(len(lines) / page_lines))
-    if page > pages:
-        raise UsageError(f"{item.ref} has {pages} page(s)")
-    start = (page - 1) * page_lines
-    chunk = lines[start : start + page_lines]
+    if asked is not None and item.pages and find(conn, ref) is None:
+        page, pages = int(asked.group(1)), len(item.pages)
+        if not 1 <= page <= pages:
+            raise UsageError(f"{item.ref}'s PDF has {pages} page(s)")
+        start = item.pages[page - 1] - 1
+        end = item.pages[page] - 1 if page < pages else len(lines)
+        chunk = lines[start:end]
+    else:
+        pages = max(1, math.ceil(len(lines) / page_lines))
+        if page > pages:
+            raise UsageError(f"{item.ref} has {pages} page(s)")
+        start = (page - 1) * page_lines
+        chunk = lines[start : start + page_lines]
     return ItemPage(
         item.ref, item.title, item.source, item.type, item.link, item.date, item.tags, item.fields,
         page, pages, start + 1, start + len(chunk), chunk,

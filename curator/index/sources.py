@@ -130,6 +130,7 @@ def sync_sources(
             rep.items, rep.error, rep.problems = saved.get("items", 0), saved.get("error"), _problems(saved)
             report.sources.append(rep)
             continue
+        from curator.index.attachment import limits_of
         from curator.index.corpus import index_items
 
         adapter = open_source(src, vault_root, scratch)
@@ -147,7 +148,14 @@ def sync_sources(
 
         try:
             rep.indexed, rep.unchanged, rep.removed = index_items(
-                conn, src.name, src.type, adapter.read(rep.problems), vectors=vectors, progress=tick, resolve=False
+                conn,
+                src.name,
+                src.type,
+                adapter.read(rep.problems),
+                vectors=vectors,
+                progress=tick,
+                resolve=False,
+                limits=limits_of(settings),
             )
         except SourceError as e:
             rep.error = str(e)

@@ -52,11 +52,8 @@ class Hit:
     @property
     def cite(self) -> str:
         """A note's lines (``path:start-end``), an attachment's page (``paper.pdf#page=3``), or a
-        source item's own reference (``zotero:KEY``)."""
-        if self.source == ATTACHMENT:
-            page = attached.page_of(self.pages, self.start_line)
-            return attached.cite(self.path, page, self.start_line, self.end_line)
-        return f"{self.path}:{self.start_line}-{self.end_line}" if self.source == "vault" else self.path
+        source item's own reference (``zotero:KEY``, ``zotero:KEY#page=3`` in its PDF)."""
+        return attached.cite_of(self.source, self.path, self.pages, self.start_line, self.end_line)
 
     def to_json(self, explain: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -73,7 +70,7 @@ class Hit:
         if self.source != "vault":
             data["source"] = self.source
             data["link"] = self.link
-        if self.source == ATTACHMENT:
+        if self.source == ATTACHMENT or self.pages:
             data["page"] = attached.page_of(self.pages, self.start_line)
         if explain:
             data["explain"] = self.legs
@@ -240,6 +237,6 @@ class Searcher:
                     p.link,
                 )
             )
-            if p.source == ATTACHMENT:
+            if p.source != "vault":  # an attachment, or a source item with a PDF: its pages
                 hits[-1].pages = attached.pages_of(self.conn, p.doc_id)
         return hits

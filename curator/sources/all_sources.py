@@ -16,7 +16,13 @@ Factory = Callable[[SourceSettings, str, str | None], Source]
 
 SOURCES: dict[str, Factory] = {
     "zotero": lambda s, path, scratch: ZoteroSource(
-        s.name, path, notes=s.notes, collections=s.collections, better_bibtex=s.better_bibtex, scratch=scratch
+        s.name,
+        path,
+        notes=s.notes,
+        collections=s.collections,
+        better_bibtex=s.better_bibtex,
+        scratch=scratch,
+        attachments=s.attachments,
     ),
     "csl-json": lambda s, path, scratch: CslJsonSource(s.name, path),
     "jsonl": lambda s, path, scratch: JsonlSource(s.name, path, max_item_bytes=s.max_item_bytes),

@@ -40,11 +40,17 @@ class Item:
     """Citation keys a note's ``@key`` resolves to this item by."""
     fields: Mapping[str, Any] = field(default_factory=dict)
     """What the source says about it (creators, DOI, url, commit ...): kept and shown."""
+    files: tuple[tuple[str, int, int], ...] = ()
+    """(path, size, mtime_ns) of a file whose text belongs to the item (a Zotero item's PDF): read
+    by the extractor port when the item is indexed, its pages cited as ``zotero:KEY#page=3``."""
 
     @property
     def token(self) -> str:
         """The change token: an item whose token is unchanged is not re-chunked."""
-        payload = [self.ref, self.title, self.text, self.link, self.date, self.tags, self.cite_keys, self.fields]
+        payload: list[Any] = [self.ref, self.title, self.text, self.link, self.date, self.tags, self.cite_keys]
+        payload.append(self.fields)
+        if self.files:  # a new or changed PDF changes the item; without one the token is as it was
+            payload.append(self.files)
         raw = json.dumps(payload, ensure_ascii=False, sort_keys=True, default=str)
         return hashlib.sha1(raw.encode("utf-8")).hexdigest()
 

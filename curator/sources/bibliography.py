@@ -52,6 +52,8 @@ class Record:
     link: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     """Anything else worth keeping in the item's fields (its library, its CSL id)."""
+    files: tuple[tuple[str, int, int], ...] = ()
+    """(path, size, mtime_ns) of the item's PDF whose text is indexed with it (``Item.files``)."""
 
     @property
     def year(self) -> str:
@@ -150,4 +152,5 @@ def render(record: Record) -> Item:
         tags=tuple(tags),
         cite_keys=(_clean(record.citekey),) if _clean(record.citekey) else (),
         fields={k: v for k, v in fields.items() if v not in (None, [], "")},
+        files=record.files,
     )

@@ -82,6 +82,7 @@ class ZoteroSource:
         collections: tuple[str, ...] = (),
         better_bibtex: str | None = None,
         scratch: str | None = None,
+        attachments: bool = False,
     ) -> None:
         self.name = name
         self.path = path
@@ -89,6 +90,7 @@ class ZoteroSource:
         self.collections = collections
         self.better_bibtex = better_bibtex or os.path.join(os.path.dirname(path), "better-bibtex.sqlite")
         self.scratch = scratch
+        self.attachments = attachments
 
     def files(self) -> list[str]:
         return [self.path, self.path + "-wal", self.better_bibtex]
@@ -143,6 +145,7 @@ class ZoteroSource:
                 tags[item_id].append(name)
         in_collections = self._collections(lib, items, problems)
         notes = self._notes(lib, types, trashed, items) if self.notes else {}
+        pdfs = self._pdfs(lib, trashed, items, problems) if self.attachments else {}
         for item_id, (type_name, _type_id, library, key) in items.items():
             paths = in_collections.get(item_id, [])
             if self.collections and not any(self._selected(p) for p in paths):
@@ -174,6 +177,7 @@ class ZoteroSource:
                 if in_group
                 else f"zotero://select/library/items/{key}",
                 extra={"key": key, "library": "group" if in_group else libraries.get(library, "user")},
+                files=pdfs.get(item_id, ()),
             )
 
     def _selected(self, path: str) -> bool:
@@ -206,6 +210,33 @@ class ZoteroSource:
             if item_id in items and path:
                 out[item_id].append(path)
         return {i: sorted(set(p)) for i, p in out.items()}
+
+    def _pdfs(
+        self, lib: Library, trashed: set[int], items: dict[int, tuple[str, int, int, str]], problems: Problems
+    ) -> dict[int, tuple[tuple[str, int, int], ...]]:
+        """Each item's first PDF in Zotero's storage folder (``storage/ATTACHMENTKEY/NAME`` beside the
+        library), as (path, size, mtime_ns): the one Zotero opens when the item is double-clicked."""
+        storage = os.path.join(os.path.dirname(self.path), "storage")
+        out: dict[int, tuple[tuple[str, int, int], ...]] = {}
+        missing = 0
+        for parent, att_id, key, content_type, name in lib.stored_files():
+            if parent not in items or parent in out or att_id in trashed:
+                continue
+            if content_type != "application/pdf" and not name.casefold().endswith(".pdf"):
+                continue
+            # A name is a file in the attachment's own folder: never a path that leaves it.
+            if not name or name != os.path.basename(name) or name in (".", "..") or "/" in key or key in (".", ".."):
+                continue
+            path = os.path.join(storage, key, name)
+            try:
+                st = os.stat(path)
+            except OSError:
+                missing += 1  # not downloaded (Zotero syncs files apart from items), or removed
+                continue
+            out[parent] = ((path, st.st_size, st.st_mtime_ns),)
+        if missing:
+            problems.warn(f"{missing} item(s) have a PDF that is not in {storage}: indexed without its text")
+        return out
 
     @staticmethod
     def _notes(

@@ -179,6 +179,19 @@ class Library:
             yield parent, note_id, text(html), text(title)
 
 
+    def stored_files(self) -> Iterator[tuple[int, int, str, str, str]]:
+        """(parent itemID, attachment itemID, attachment key, content type, name) of every file
+        Zotero stores in its storage folder (``storage:NAME``) for an item, oldest first."""
+        if "itemAttachments" not in self.tables:
+            return
+        for parent, att_id, key, content_type, path in self.conn.execute(
+            "SELECT a.parentItemID, a.itemID, i.key, a.contentType, a.path FROM itemAttachments a "
+            "JOIN items i ON i.itemID = a.itemID WHERE a.parentItemID IS NOT NULL AND a.path LIKE 'storage:%' "
+            "ORDER BY a.parentItemID, a.itemID"
+        ):
+            yield parent, att_id, text(key), text(content_type), text(path).removeprefix("storage:")
+
+
 def better_bibtex_keys(conn: apsw.Connection) -> dict[tuple[int, str], str] | None:
     """Better BibTeX's citation keys by (libraryID, item key); None without its table."""
     if "citationkey" not in _tables(conn):
