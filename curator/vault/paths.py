@@ -144,22 +144,6 @@ def never_news(path: str, reason: str) -> bool:
     name = path.rsplit("/", 1)[-1]
     return name in GITS_OWN or name == ".DS_Store" or ("/" not in path and name.startswith("."))
 
-GITS_OWN = frozenset(
-    {".gitignore", ".gitattributes", ".gitmodules", ".gitkeep", ".keep", ".mailmap", ".git-blame-ignore-revs"}
-)
-"""Files git and its conventions keep in a work tree, in any folder."""
-
-
-def never_news(path: str, reason: str) -> bool:
-    """Whether a skip is not worth a line in ``curator index``: a file that is never a note
-    and that nobody meant as one: git's own files in any folder, macOS's ``.DS_Store``, and
-    a dotfile at the top of the vault (``.editorconfig``). A document-like file (a PDF, a
-    ``.docx``, an image) is still named, as is anything skipped for another reason."""
-    if reason != NOT_INCLUDED:
-        return False
-    name = path.rsplit("/", 1)[-1]
-    return name in GITS_OWN or name == ".DS_Store" or ("/" not in path and name.startswith("."))
-
 
 def note_refusal(path: str, settings: Settings) -> Refusal | None:
     """Why ``path`` is not a note of the vault, judged on its string (None: it is one, if a
