@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from curator import yaml_reader
-from curator.errors import ConfigError
+from curator.errors import ConfigError, WriteRefused
 from curator.fsutil import write_atomic
 from curator.languages import known, normalise_code
-from curator.locations import default_index_dir, make_private
+from curator.locations import default_index_dir, make_private, shared_folder
 
 NORMALISATION_MODES = ("plain", "fold", "stem", "fold+stem")
 EMBEDDER_PROVIDERS = ("local", "openai", "ollama", "none")
@@ -359,6 +359,19 @@ def _cache_file(vault_root: str) -> str:
     return os.path.join(default_index_dir(vault_root), "settings.json")
 
 
+def _read_cache(cache: str) -> Any:
+    """The cached data when the file is this user's in a folder no one else may write in: the
+    config decides what the validator allows, so a cache another user planted would decide it."""
+    if shared_folder(os.path.dirname(cache)) is not None:
+        return None
+    fd = os.open(cache, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    with os.fdopen(fd, encoding="utf-8") as f:
+        info = os.fstat(f.fileno())
+        if info.st_uid != os.geteuid() or info.st_mode & 0o022:
+            return None
+        return json.load(f)
+
+
 def load(vault_root: str, *, use_cache: bool = True) -> Settings:
     """Settings for the vault at ``vault_root``.
 
@@ -380,19 +393,19 @@ def load(vault_root: str, *, use_cache: bool = True) -> Settings:
     cache = _cache_file(vault_root)
     if use_cache:
         try:
-            with open(cache, encoding="utf-8") as f:
-                cached = json.load(f)
-            if cached.get("sha256") == digest and "data" in cached:
+            cached = _read_cache(cache)
+            if cached is not None and cached.get("sha256") == digest and "data" in cached:
                 return from_dict(cached["data"])
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             pass
     data = config_data(raw)
     settings = from_dict(data)
     if use_cache:
-        with contextlib.suppress(OSError, TypeError, ValueError):  # the cache only saves time
+        # The cache only saves time: a folder that cannot be kept private holds none.
+        with contextlib.suppress(OSError, TypeError, ValueError, WriteRefused):
             encoded = json.dumps({"sha256": digest, "data": data}).encode("utf-8")
             if json.loads(encoded)["data"] != data:
                 raise ValueError("JSON does not hold this YAML as it is (a date, a number as a key)")
             make_private(os.path.dirname(cache))  # the index's folder (locations.make_private)
-            write_atomic(cache, encoded)
+            write_atomic(cache, encoded, 0o600)
     return settings

@@ -62,11 +62,11 @@ def error_handler(passthrough: tuple[type[BaseException], ...] = ()) -> Iterator
         tb = traceback.format_exc()
         where = _log_path()
         try:
-            make_private(os.path.dirname(where))  # a traceback may quote a note's text
+            make_private(os.path.dirname(where), "the error log's folder")  # a traceback may quote a note's text
             with open(os.open(where, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600), "a") as log:
                 log.write(tb + "\n")
             told = f"traceback in {where}"
-        except OSError:
+        except (OSError, CuratorError):  # a folder another user could read: the traceback stays here
             told = "traceback follows"
             sys.stderr.write(tb)
         print(

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from curator import output, settings
-from curator.locations import default_index_dir
+from curator.locations import default_index_dir, keep_private
 from curator.operations import journal
 from curator.vault import find_vault
 from curator.vault.index_dir import configured_index_dir, explicit_index_dir
@@ -50,7 +50,13 @@ class App:
         return self._settings
 
     def index_dir(self, settings: Settings | None = None) -> str:
+        """The index folder, refused when another local user could read or replace what it
+        holds (``locations.keep_private``): a search reads it as much as an index writes it."""
+        path = self._index_dir(settings)
+        keep_private(path)
+        return path
 
+    def _index_dir(self, settings: Settings | None) -> str:
         explicit = self.index_dir_arg or os.environ.get("CURATOR_INDEX_DIR")
         if explicit:
             # click reads CURATOR_INDEX_DIR into --index-dir too: name what the person set.

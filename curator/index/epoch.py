@@ -35,6 +35,8 @@ from curator.locations import make_private
 from curator.pids import alive
 from curator.vault.identity import new_ulid
 
+FILE_MODE = 0o600
+"""Every file in the index folder: an epoch holds every note's text unredacted."""
 POINTER = "CURRENT"
 EPOCHS = "epochs"
 
@@ -92,16 +94,20 @@ def serving(index_dir: str) -> Epoch | None:
 
 
 def new(index_dir: str, fp: dict[str, Any]) -> Epoch:
+    epoch = Epoch(index_dir, f"e-{fingerprint_id(fp)}-{new_ulid().lower()}.sqlite")
     try:
         make_private(index_dir)
-        os.makedirs(os.path.join(index_dir, EPOCHS), exist_ok=True)
+        make_private(os.path.join(index_dir, EPOCHS))
+        # Made 0600 before SQLite opens it, which would make it 0644 (less the umask): its
+        # -wal and -shm files take the database file's mode.
+        os.close(os.open(epoch.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE))
     except OSError as e:
         raise unwritable(index_dir, e) from None
-    return Epoch(index_dir, f"e-{fingerprint_id(fp)}-{new_ulid().lower()}.sqlite")
+    return epoch
 
 
 def swap(epoch: Epoch) -> None:
-    write_atomic(os.path.join(epoch.index_dir, POINTER), (epoch.name + "\n").encode())
+    write_atomic(os.path.join(epoch.index_dir, POINTER), (epoch.name + "\n").encode(), FILE_MODE)
     fsync_dir(epoch.index_dir)
 
 
@@ -155,7 +161,7 @@ def trusted(epoch: Epoch) -> bool:
 
 def mark_trusted(epoch: Epoch) -> None:
     data = {"db": _stat_key(epoch.path), "wal": _stat_key(epoch.path + "-wal")}
-    write_atomic(epoch.sidecar, json.dumps(data).encode())
+    write_atomic(epoch.sidecar, json.dumps(data).encode(), FILE_MODE)
 
 
 LOCK = "writer.lock"
@@ -176,7 +182,7 @@ def writer_lock(
     path = os.path.join(index_dir, LOCK)
     try:
         make_private(index_dir)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
     except OSError as e:
         raise unwritable(index_dir, e) from None
     try:

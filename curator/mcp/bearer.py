@@ -27,7 +27,7 @@ import stat
 
 from curator.errors import WriteRefused
 from curator.fsutil import create_exclusive, write_atomic
-from curator.locations import http_token_file, make_missing_private
+from curator.locations import http_token_file, make_missing_private, shared_folder
 
 TOKEN_BYTES = 32
 SHAPE = re.compile(r"[A-Za-z0-9_\-]{43,128}")
@@ -91,15 +91,15 @@ def _private_folder(folder: str) -> bool:
     either was open to others before. A ``curator/`` planted by another user (a folder of theirs,
     a symlink to one) would let them move ``mcp-tokens`` away and plant their own."""
     parent = os.path.dirname(folder)
-    base = os.path.dirname(parent)
-    make_missing_private(base)
-    info = os.stat(base)
-    if info.st_mode & stat.S_IWOTH and not info.st_mode & stat.S_ISVTX:
+    make_missing_private(os.path.dirname(parent))
+    loose = _own_private(parent) | _own_private(folder)
+    why = shared_folder(folder)  # the one judgement of a private folder, as for the index's
+    if why is not None:
         raise WriteRefused(
-            f"{base} is writable by every user (and not sticky); the HTTP token is kept only where no one "
-            "else can move it: set XDG_RUNTIME_DIR or XDG_STATE_HOME to a folder of yours"
+            f"{why}; the HTTP token is kept only where no one else can move it: set XDG_RUNTIME_DIR or "
+            "XDG_STATE_HOME to a folder of yours"
         )
-    return _own_private(parent) | _own_private(folder)
+    return loose
 
 
 def _own_private(folder: str) -> bool:

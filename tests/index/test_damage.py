@@ -105,11 +105,12 @@ def test_a_relative_index_dir_is_read_from_the_config_file_and_kept_out_of_the_v
     assert r.returncode == 0, r
     assert (vault.root / ".kp" / "cache" / "idx" / "CURRENT").exists()
     assert not any("cache/idx" in s["path"] for s in json.loads(r.stdout)["skipped"])
-    # outside the vault: fine
+    # outside the vault and the home folder: refused (a committed config chooses for every clone)
     shutil.rmtree(vault.root / ".kp" / "cache")
     config.write_text("index:\n  dir: ../../outside\n")
-    assert run_process("--vault", vault.root, "index", env=_env()).returncode == 0
-    assert (tmp_path / "outside" / "CURRENT").exists()
+    r = run_process("--vault", vault.root, "index", env=_env())
+    assert r.returncode == 2 and "outside the vault and your home folder" in r.stderr, r
+    assert not (tmp_path / "outside").exists()
 
 
 def test_status_shows_pending_passages_with_an_eta(example_vault: GitVault, tmp_path: Path) -> None:
