@@ -189,3 +189,43 @@ def test_source_named_attachment_is_refused(vault: GitVault, cli) -> None:  # ty
     )
     r = cli("--vault", vault.root, "index")
     assert r.code == 2 and "sources[0].name 'attachment' is not a source name" in r.err
+
+
+def test_a_secret_in_a_pdf_never_reaches_a_remote_embedder(
+    tmp_path: Path, cli, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    from tests.embedders.fakeserver import EmbeddingServer, use_openai
+
+    v = make_git_vault(tmp_path / "remote")
+    v.write(".kp/config.yaml", ON)
+    documents.text_pdf(
+        v.root / "ops.pdf",
+        ["The deploy runs nightly.", "Maps key AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI in the config."],
+    )
+    v.commit()
+    with EmbeddingServer(dims=8) as srv:
+        use_openai(monkeypatch, srv.port)
+        assert cli("--vault", v.root, "index").code == 0
+        sent = "\n".join(srv.texts)
+    assert "deploy runs nightly" in sent  # the clean page is embedded
+    assert "AIzaSy" not in sent
+    status = json.loads(cli("--vault", v.root, "--json", "status").out)
+    assert status["withheld"]["passages"].get("Google API Key") == 1
+
+
+def test_an_epoch_without_extraction_in_its_fingerprint_is_rebuilt(shelf: GitVault, cli) -> None:  # type: ignore[no-untyped-def]
+    """What an older Curator built never held attachments: the next index builds a new epoch."""
+    import apsw
+
+    _index(cli, shelf.root)
+    cache = Path(os.environ["XDG_CACHE_HOME"]) / "curator"
+    (current,) = list(cache.rglob("CURRENT"))
+    db = apsw.Connection(str(current.parent / "epochs" / current.read_text().strip()))
+    fp = json.loads(db.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()[0])
+    del fp["extraction"]
+    db.execute("UPDATE meta SET value = ? WHERE key = 'fingerprint'", (json.dumps(fp),))
+    db.close()
+    (current.parent / "epochs" / (current.read_text().strip() + ".ok")).unlink()
+    got = _index(cli, shelf.root)
+    assert any("attachment extraction (none)" in w and "built a new epoch" in w for w in got["warnings"]), got
+    assert _search(cli, shelf.root, "fresnel")[0]["cite"] == "papers/lights.pdf#page=2"
