@@ -2,12 +2,17 @@
 
 Everything Curator records (an event's ``at``, a manifest's ``created``, an epoch's last
 reconcile, a digest's window) is UTC to the second, written ``2026-11-30T07:00:00Z``. A
-time read from elsewhere (``--now``, frontmatter) without an offset is taken as UTC.
+time Curator reads without an offset is taken in the zone its reader names: a time a person
+wrote in a note (``created: 2026-12-04 08:05``, as Obsidian and Templater write it) in the
+vault's zone (``zone``: ``notes.timezone``, else the machine's), anything else (``--now``, a
+time Curator wrote without its ``Z``) as UTC.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import os
+import zoneinfo
 
 UTC = dt.UTC
 FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -33,12 +38,42 @@ def read(text: str) -> dt.datetime:
     return dt.datetime.fromisoformat(text)
 
 
-def parse(text: str) -> dt.datetime:
-    """An ISO-8601 date or time as a UTC instant to the second (no offset: UTC); ValueError when
-    it is none, or lies where UTC cannot reach (year 1 at +01:00)."""
+def zone(name: str | None) -> dt.tzinfo:
+    """The time zone ``name`` (an IANA name such as ``Europe/Berlin``; ValueError when there is
+    no such zone), or, for None, the machine's: ``TZ`` when it names a zone, else the zone
+    ``/etc/localtime`` is a link into, else the machine's current offset (no daylight saving:
+    only a system that names no zone at all gets that)."""
+    if name:
+        try:
+            return zoneinfo.ZoneInfo(name)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"{name!r} is not a time zone (an IANA name such as Europe/Berlin or UTC)") from None
+    named = os.environ.get("TZ", "").removeprefix(":")
+    if not named:
+        target = os.path.realpath("/etc/localtime")
+        named = target.split("/zoneinfo/", 1)[1] if "/zoneinfo/" in target else ""
+    if named:
+        try:
+            return zoneinfo.ZoneInfo(named)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            pass  # TZ in POSIX form (EST5EDT,M3.2.0,...): the C library's own offset below
+    local = dt.datetime.now().astimezone().tzinfo
+    return local if local is not None else UTC
+
+
+def name_of(tz: dt.tzinfo) -> str:
+    """How a zone is said: its IANA name, else its offset's name (``UTC``, ``+0900``)."""
+    key = getattr(tz, "key", None)
+    return str(key) if key else (tz.tzname(None) or "UTC")
+
+
+def parse(text: str, in_zone: dt.tzinfo = UTC) -> dt.datetime:
+    """An ISO-8601 date or time as a UTC instant to the second, a time without an offset taken in
+    ``in_zone`` (default UTC); ValueError when it is none, or lies where UTC cannot reach (year 1
+    at +01:00)."""
     when = read(text.strip())
     if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
+        when = when.replace(tzinfo=in_zone)
     try:
         return when.astimezone(UTC).replace(microsecond=0)
     except OverflowError:

@@ -20,7 +20,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
-from curator import yaml_reader
+from curator import clock, yaml_reader
 from curator.errors import ConfigError, WriteRefused
 from curator.fsutil import write_atomic
 from curator.languages import known, normalise_code
@@ -47,6 +47,9 @@ class NoteSettings:
     """Notes larger than this are skipped by the index and named."""
     date_keys: tuple[str, ...] = ("created", "date")
     """Frontmatter keys holding a note's date (the first one present wins): what --since/--until read."""
+    timezone: str | None = None
+    """The zone a note's date without an offset is read in (`created: 2026-12-04 08:05`, as
+    Obsidian and Templater write it): an IANA name such as Europe/Berlin; None: the machine's."""
 
 
 @dataclass(frozen=True)
@@ -269,6 +272,11 @@ def _semantic_checks(s: Settings) -> None:
         raise ConfigError("digest.half_life_days must be more than 0")
     if not s.notes.include:
         raise ConfigError("notes.include is empty: no file would be a note")
+    if s.notes.timezone:
+        try:
+            clock.zone(s.notes.timezone)
+        except ValueError as e:
+            raise ConfigError(f"notes.timezone: {e}", hint="leave it empty for the machine's zone") from None
     for key, least in (("max_pages", 1), ("max_seconds", 1), ("max_memory_mb", 64)):
         if getattr(s.attachments, key) < least:
             raise ConfigError(f"attachments.{key} must be at least {least}")

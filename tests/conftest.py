@@ -35,6 +35,9 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
         "OLLAMA_HOST",
     ):
         monkeypatch.delenv(var, raising=False)
+    # The machine's zone reads dates notes write without one (notes.timezone unset): the
+    # same answers on every machine.
+    monkeypatch.setenv("TZ", "UTC")
     monkeypatch.setenv("GIT_AUTHOR_NAME", "Test Person")
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", "test@example.org")
     monkeypatch.setenv("GIT_COMMITTER_NAME", "Test Person")

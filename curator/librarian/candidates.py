@@ -111,14 +111,14 @@ def last_digest(root: str, settings: Settings) -> tuple[str | None, dt.datetime 
 
 
 def _frontmatter_time(
-    doc: Record, keys: tuple[str, ...], now: dt.datetime, warn: Callable[[str], None]
+    doc: Record, keys: tuple[str, ...], now: dt.datetime, warn: Callable[[str], None], zone: dt.tzinfo
 ) -> Candidate | None:
     for key in keys:
         value = doc.meta.get(key)
         if value is None or value == "":
             continue
         try:
-            instant, start, day = dates.from_frontmatter(value)
+            instant, start, day = dates.from_frontmatter(value, zone)
         except ValueError:
             warn(f"{doc.path}: {key}: {str(value)[:60]!r} is not a date")
             continue
@@ -134,18 +134,24 @@ AddedTimes = Callable[[], dict[str, int]]
 
 
 def created_at(
-    doc: Record, settings: Settings, now: dt.datetime, added: AddedTimes, warn: Callable[[str], None]
+    doc: Record,
+    settings: Settings,
+    now: dt.datetime,
+    added: AddedTimes,
+    warn: Callable[[str], None],
+    zone: dt.tzinfo,
 ) -> Candidate | None:
-    """The note's creation time by the rules above; None when nothing knows it."""
-    found = _frontmatter_time(doc, settings.digest.created_keys, now, warn)
+    """The note's creation time by the rules above, a date written without an offset read in
+    ``zone`` (the vault's, ``notes.timezone``); None when nothing knows it."""
+    found = _frontmatter_time(doc, settings.digest.created_keys, now, warn, zone)
     if found is not None:
         return found
     if doc.source == VAULT and doc.path in added():
         when = clock.from_epoch(added()[doc.path])
-        return Candidate(doc, when, when.date().isoformat(), "git")
+        return Candidate(doc, when, dates.day_in(when, zone), "git")
     seen = clock.parse_or_none(doc.seen)
     if seen is not None:
-        return Candidate(doc, seen, seen.date().isoformat(), "index")
+        return Candidate(doc, seen, dates.day_in(seen, zone), "index")
     return None
 
 
@@ -177,11 +183,12 @@ def select(
     folders the vault's settings name (``templates.on_disk``)."""
     sel = Selection(Window(since, now))
     undated: list[str] = []
+    zone = clock.zone(settings.notes.timezone)
     for doc in docs:
         if excluded(doc, settings, templates) or not doc.passages:
             continue  # a note with nothing in it yet (a new "Untitled") is not news
         problems: list[str] = []
-        c = created_at(doc, settings, now, added, problems.append)
+        c = created_at(doc, settings, now, added, problems.append, zone)
         if c is None:
             undated.append(doc.path)
         elif (since is None or c.created > since) and c.created <= now:

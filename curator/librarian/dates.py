@@ -1,9 +1,12 @@
 """Frontmatter dates and the digest's clock, as instants in UTC (``curator.clock``).
 
-A date without a time (``created: 2026-11-29``) counts from the end of that day:
-a digest run on the 29th cannot know which of that day's notes are still to
-come, so the day's notes go into the first digest after it ends, and into no
-other (a window is ``since < created <= until``).
+A date or time a person wrote without an offset is theirs, in the vault's zone
+(``notes.timezone``, else the machine's): ``created: 2026-12-04 08:05`` is 08:05 there,
+as Obsidian and Templater mean it. A date without a time (``created: 2026-11-29``)
+counts from the end of that day there: a digest run on the 29th cannot know which of
+that day's notes are still to come, so the day's notes go into the first digest after
+it ends, and into no other (a window is ``since < created <= until``). The day a note
+is shown under is its date in that zone.
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ def parse_clock(text: str) -> dt.datetime:
         ) from None
 
 
-def from_frontmatter(value: Any) -> tuple[dt.datetime, dt.datetime, str]:
-    """(instant, earliest moment meant, display day) of a frontmatter date; ValueError when it is none.
+def from_frontmatter(value: Any, zone: dt.tzinfo) -> tuple[dt.datetime, dt.datetime, str]:
+    """(instant, earliest moment meant, display day) of a frontmatter date written in ``zone``;
+    ValueError when it is none.
 
     The index keeps frontmatter as JSON, so YAML dates and times arrive as text.
     """
@@ -38,7 +42,13 @@ def from_frontmatter(value: Any) -> tuple[dt.datetime, dt.datetime, str]:
     except ValueError:
         pass
     else:
-        start = dt.datetime(day.year, day.month, day.day, tzinfo=clock.UTC)
-        return start + dt.timedelta(days=1), start, day.isoformat()
-    when = clock.parse(text)
-    return when, when, when.date().isoformat()
+        start = clock.parse(day.isoformat(), zone)
+        end = clock.parse((day + dt.timedelta(days=1)).isoformat(), zone)
+        return end, start, day.isoformat()
+    when = clock.parse(text, zone)
+    return when, when, day_in(when, zone)
+
+
+def day_in(when: dt.datetime, zone: dt.tzinfo) -> str:
+    """The date ``when`` falls on in ``zone``, as the digest shows it (YYYY-MM-DD)."""
+    return when.astimezone(zone).date().isoformat()
