@@ -229,3 +229,45 @@ def test_an_epoch_without_extraction_in_its_fingerprint_is_rebuilt(shelf: GitVau
     got = _index(cli, shelf.root)
     assert any("attachment extraction (none)" in w and "built a new epoch" in w for w in got["warnings"]), got
     assert _search(cli, shelf.root, "fresnel")[0]["cite"] == "papers/lights.pdf#page=2"
+
+
+def test_an_indexer_killed_while_a_child_reads_takes_the_child_with_it(tmp_path: Path) -> None:
+    """SIGKILL to `curator index` alone, while its sandboxed child computes on a bomb: the child
+    dies with it (no orphan reads on for nobody), and the next index finishes the rest."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.index.test_interrupt import _children, _gone, _wait_for
+
+    v = make_git_vault(tmp_path / "bomb")
+    v.write(".kp/config.yaml", ON + "  max_seconds: 2\n")
+    v.commit()
+    env = {**os.environ, "CURATOR_EMBEDDER": "none"}
+    assert run_process("--vault", v.root, "index", env=env).returncode == 0
+    (v.root / "a-bomb.pdf").write_bytes(documents.bomb_pdf(64 * 1024 * 1024))
+    documents.text_pdf(v.root / "b-lamps.pdf", ["Lamps and wicks."])
+    v.commit()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "curator", "--vault", str(v.root), "index"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_for(lambda: len(_children(proc.pid)) >= 1)
+        children = _children(proc.pid)
+        time.sleep(0.2)  # let the child start reading
+        assert proc.poll() is None, "it finished before it could be killed"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    _wait_for(lambda: all(_gone(c) for c in children), timeout=10)
+    done = run_process("--vault", v.root, "--json", "index", env={**env, "CURATOR_EMBEDDER": "none"})
+    got = json.loads(done.stdout)
+    assert got["indexed"] == 1, done.stdout + done.stderr
+    skipped = {s["path"]: s["reason"] for s in got["skipped"]}
+    assert skipped["a-bomb.pdf"] == "needed more than 2 s of CPU (attachments.max_seconds); stopped"
