@@ -6,10 +6,13 @@ Over HTTP every request needs the vault's bearer token (``curator.mcp.bearer``);
 
 from __future__ import annotations
 
+import os
+
 from curator import output
 from curator.commands.app import App
 from curator.errors import UsageError
-from curator.mcp import bearer, clients
+from curator.mcp import bearer, clients, port_holder
+from curator.mcp.transport import PortTaken
 
 
 def print_config(app: App, client_name: str, author: str | None) -> int:
@@ -49,4 +52,26 @@ def run(app: App, http: bool, port: int, author: str, print_token: bool = False,
     if not http:
         return serve(vault, settings, index_dir, http=False, port=port, author=author)
     token, token_file = bearer.load(vault.root, new=new_token)
-    return serve(vault, settings, index_dir, http=True, port=port, author=author, token=token, token_file=token_file)
+    try:
+        return serve(
+            vault, settings, index_dir, http=True, port=port, author=author, token=token, token_file=token_file
+        )
+    except PortTaken as e:
+        raise _squatted(vault.root, e) from None
+
+
+def _squatted(vault_root: str, e: PortTaken) -> UsageError:
+    """The one-line error for a port another program holds. A client configured for the port
+    (as the README says) sends the vault's token to whoever holds it: unless the holder is this
+    user's own (another server of this vault, started twice), the token is replaced at once, so
+    what it may have received, or receives later, opens nothing."""
+    uids = port_holder.holders(e.port)
+    if uids and uids <= {os.geteuid()}:
+        return UsageError(f"{e.message}; a program of yours holds it, another curator mcp perhaps", hint=e.hint)
+    bearer.load(vault_root, new=True)
+    who = f"another user (uid {', '.join(map(str, sorted(uids)))})" if uids else "a program Curator cannot name"
+    return UsageError(
+        f"{e.message}; {who} holds it and receives what clients send there, so this vault's token was "
+        "replaced and the one they may have sent opens nothing",
+        hint="give your clients the new token (curator mcp --http --print-token) and serve on a free --port",
+    )

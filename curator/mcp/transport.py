@@ -148,10 +148,20 @@ def bind(port: int) -> socket.socket:
         sock.bind((HOST, port))
     except OSError as e:
         sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise PortTaken(f"cannot serve on {HOST}:{port}: {e.strerror or e}", port) from None
         raise UsageError(
             f"cannot serve on {HOST}:{port}: {e.strerror or e}", hint="choose another port with --port"
         ) from None
     return sock
+
+
+class PortTaken(UsageError):
+    """Another program listens on the port: it receives what clients configured for it send."""
+
+    def __init__(self, message: str, port: int) -> None:
+        super().__init__(message, hint="choose another port with --port")
+        self.port = port
 
 
 def serve(server: Any, sock: socket.socket, token: str) -> None:

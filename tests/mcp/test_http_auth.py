@@ -47,9 +47,9 @@ def private(vault: GitVault, monkeypatch: pytest.MonkeyPatch) -> GitVault:
 
 
 @contextlib.contextmanager
-def serving(vault: Path, *prefix: str) -> Iterator[int]:
+def serving(vault: Path, *prefix: str, port: int | None = None) -> Iterator[int]:
     """`curator mcp --http` started by the vault's owner; yields its port once it accepts connections."""
-    port = free_port()
+    port = port or free_port()
     proc = subprocess.Popen(
         [*prefix, sys.executable, "-m", "curator", "--vault", str(vault), "mcp", "--http", "--port", str(port)],
         env={**os.environ, **env()},
@@ -413,7 +413,87 @@ def test_a_port_another_program_holds_is_a_one_line_error_before_anything_says_i
         r = curator(private.root, "mcp", "--http", "--port", str(port))
     assert r.returncode == 2, r.stderr
     said = [line for line in r.stderr.splitlines() if line.startswith("curator")]
-    assert said == [f"curator: cannot serve on 127.0.0.1:{port}: Address already in use (choose another port with --port)"]
+    assert said == [
+        f"curator: cannot serve on 127.0.0.1:{port}: Address already in use; a program of yours holds it, "
+        "another curator mcp perhaps (choose another port with --port)"
+    ]
     assert "serving" not in r.stderr and "ERROR" not in r.stderr
     stdio = curator(private.root, "mcp", "--port", str(port))
     assert stdio.returncode == 2 and "pass --http" in stdio.stderr, stdio.stderr
+
+
+SQUATTER = """
+import socket, sys
+s = socket.socket()
+s.bind(("127.0.0.1", int(sys.argv[1])))
+s.listen(1)
+print("listening", flush=True)
+conn, _ = s.accept()
+head = b""
+while b"\\r\\n\\r\\n" not in head:
+    head += conn.recv(4096)
+for line in head.decode("latin-1").split("\\r\\n"):
+    if line.lower().startswith("authorization: bearer "):
+        print(line.split(" ", 2)[2], flush=True)
+conn.sendall(b"HTTP/1.1 503 Service Unavailable\\r\\nContent-Length: 0\\r\\n\\r\\n")
+"""
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("setpriv") is None,
+    reason="needs root and setpriv, to bind the port as a second user (65534)",
+)
+def test_a_token_sent_to_a_squatted_port_opens_nothing(private: GitVault) -> None:
+    """A second user binds the owner's port first: the owner's server cannot start, and replaces
+    the vault's token as it says so; the token the owner's client then sends to the squatter (as
+    configured by the README) no longer opens the real server once it runs."""
+    sent, _file = token_of(private.root)
+    port = free_port()
+    squatter = subprocess.Popen(
+        [*NOBODY, "/usr/bin/python3", "-c", SQUATTER, str(port)], stdout=subprocess.PIPE, text=True, cwd="/"
+    )
+    try:
+        assert squatter.stdout is not None and squatter.stdout.readline().strip() == "listening"
+        refused = curator(private.root, "mcp", "--http", "--port", str(port))
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+        assert "another user (uid 65534) holds it" in refused.stderr and "token was replaced" in refused.stderr
+        status, _ = post(port, INITIALIZE, {"Authorization": f"Bearer {sent}"})  # the client, as configured
+        assert status == 503
+        captured = squatter.stdout.readline().strip()
+        assert captured == sent
+    finally:
+        squatter.kill()
+        squatter.wait(timeout=30)
+    new = http_token(private.root)
+    assert new != sent
+    with serving(private.root, port=port):
+        replay = subprocess.run(
+            [*NOBODY, "/usr/bin/python3", "-c", REPLAY, str(port), captured],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd="/",
+        )
+        assert replay.stdout.strip() == "401", replay
+        assert post(port, INITIALIZE, {"Authorization": f"Bearer {new}"})[0] == 200
+
+
+REPLAY = """
+import http.client, json, sys
+c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=30)
+body = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
+        "capabilities": {}, "clientInfo": {"name": "replay", "version": "0"}}}
+c.request("POST", "/mcp", body=json.dumps(body), headers={"Authorization": "Bearer " + sys.argv[2],
+          "Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
+print(c.getresponse().status)
+"""
+
+
+def test_a_port_held_by_another_server_of_yours_keeps_the_token(private: GitVault) -> None:
+    """Started twice, the second server of a vault cannot bind; the first one's clients keep working."""
+    token = http_token(private.root)
+    with serving(private.root) as port:
+        again = curator(private.root, "mcp", "--http", "--port", str(port))
+        assert again.returncode == 2 and "a program of yours holds it" in again.stderr, again.stderr
+        assert http_token(private.root) == token
+        assert post(port, INITIALIZE, {"Authorization": f"Bearer {token}"})[0] == 200
