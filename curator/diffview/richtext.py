@@ -104,45 +104,48 @@ class Renderer:
         _stand_ins(text, 0, row.text)
         return text
 
+    def number(self, n: int | None) -> str:
+        """A line number as the gutter shows it (blank when the row has none on that side)."""
+        return _num(n, self.width)
+
     def gutter(self, row: Row) -> Text:
-        w = self.width
         text = Text(end="")
-        text.append(f"{_num(row.old, w)} {_num(row.new, w)} ", S_GUTTER)
+        text.append(f"{self.number(row.old)} {self.number(row.new)} ", S_GUTTER)
         text.append(MANAGED_MARK if row.managed else " ", S_MANAGED if row.managed else S_GUTTER)
         text.append(SIGNS.get(row.kind, " "), STYLES.get(row.kind, S_GUTTER))
         return text
+
+    def half_gutter(self, row: Row, old_side: bool) -> Text:
+        """A side of a split row's gutter: that side's line number, the mark and the sign."""
+        text = Text(end="")
+        text.append(f"{self.number(row.old if old_side else row.new)} ", S_GUTTER)
+        text.append(MANAGED_MARK if row.managed else " ", S_MANAGED if row.managed else S_GUTTER)
+        text.append(SIGNS.get(row.kind, " "), STYLES.get(row.kind, S_GUTTER))
+        return text
+
+    def header_plain(self, index: int) -> str:
+        """The characters ``unified`` shows for a header row (a file, hunk or note), unstyled:
+        what the layout wraps without building styled text for every header."""
+        row = self.model.rows[index]
+        if row.kind == FILE:
+            drift = self.model.files[row.file].drift
+            return f" {row.text}" + (f"  [{drift}]" if drift else "")
+        if row.kind == NOTE:
+            return f"  {row.text}"
+        return row.text
 
     def unified(self, index: int) -> Text:
         """One row of the unified view: gutter, sign and text; headers span the line."""
         row = self.model.rows[index]
-        if row.kind == FILE:
-            info = self.model.files[row.file]
-            text = Text(f" {row.text}", style=S_FILE, end="")
-            if info.drift:
-                text.append(f"  [{info.drift}]", style=S_FILE)
-            _stand_ins(text, 1, row.text)
+        if row.kind in (FILE, HUNK, NOTE):
+            style = S_FILE if row.kind == FILE else S_HUNK if row.kind == HUNK else S_NOTE
+            text = Text(self.header_plain(index), style=style, end="")
+            if row.kind == FILE:
+                _stand_ins(text, 1, row.text)
             return text
-        if row.kind == HUNK:
-            return Text(row.text, style=S_HUNK, end="")
-        if row.kind == NOTE:
-            return Text(f"  {row.text}", style=S_NOTE, end="")
         line = self.gutter(row)
         line.append_text(self.body(index))
         return line
-
-    def half(self, index: int | None, width: int, old_side: bool) -> Text:
-        """One side of a split row, cropped or padded to ``width`` cells."""
-        if index is None:
-            return Text(" " * width, end="")
-        row = self.model.rows[index]
-        num = row.old if old_side else row.new
-        text = Text(end="")
-        text.append(f"{_num(num, self.width)} ", S_GUTTER)
-        text.append(MANAGED_MARK if row.managed else " ", S_MANAGED if row.managed else S_GUTTER)
-        text.append(SIGNS.get(row.kind, " "), STYLES.get(row.kind, S_GUTTER))
-        text.append_text(self.body(index))
-        text.truncate(width, overflow="crop", pad=True)
-        return text
 
 
 def split_rows(model: DiffModel) -> list[tuple[int | None, int | None, int | None]]:

@@ -93,6 +93,10 @@ class Part:
     def row(self, j: int) -> Row:
         raise NotImplementedError
 
+    def raw(self, j: int) -> str | None:
+        """Row ``j``'s line as the file has it (its line ending dropped), for a line of a file."""
+        return None
+
 
 @dataclass(eq=False)
 class Fixed(Part):
@@ -159,6 +163,10 @@ class HunkPart(Part):
             return other if other < start else None
         return None
 
+    def raw(self, j: int) -> str | None:
+        assert self.hunk is not None
+        return self.hunk.lines[j - 1][1].removesuffix("\n") if j else None
+
     def row(self, j: int) -> Row:
         h = self.hunk
         assert h is not None and self.regions is not None
@@ -200,6 +208,9 @@ class Created(Part):
     def kind(self, j: int) -> str:
         return CREATED
 
+    def raw(self, j: int) -> str | None:
+        return self.lines[j].removesuffix("\n")
+
     def row(self, j: int) -> Row:
         raw = self.lines[j]
         return Row(CREATED, visible_line(raw), None, j + 1, has_marker(raw, self.producers), file=self.file)
@@ -240,6 +251,23 @@ class Rows(Sequence[Row]):
     def __iter__(self) -> Iterator[Row]:
         for i in range(self._len):
             yield self[i]
+
+    def text(self, i: int) -> str:
+        """Row ``i``'s text as shown, without making the row when its line needs nothing made
+        visible (printable ASCII, the most of a diff): the layout asks this of every row."""
+        row = self._made.get(i)
+        if row is not None:
+            return row.text
+        part = self._part(i)
+        raw = part.raw(i - part.start)
+        if raw is not None and raw.isascii() and raw.isprintable():
+            return raw
+        return self[i].text
+
+    def kinds_at(self, i: int) -> str:
+        """Row ``i``'s kind, without making the row."""
+        part = self._part(i)
+        return part.kind(i - part.start)
 
     def kinds(self) -> list[str]:
         """Every row's kind, without making the rows."""

@@ -1,9 +1,10 @@
-"""The diff pane: a proposal's rows drawn lazily, unified or side by side.
+"""The diff pane: a proposal's rows drawn lazily, unified or side by side, long lines wrapped.
 
-Built on Textual's line API: only the rows on screen are turned into text, so
-a 5,000-line diff costs its first screen, not 5,000 widgets. Word highlights
-and markdown colours are worked out per visible row by ``diffview.richtext``
-(the same renderer ``curator apply`` prints with).
+Built on Textual's line API: only the lines on screen are turned into text, so a
+5,000-line diff costs its first screen, not 5,000 widgets. ``diffview.lines`` lays the
+rows out at the pane's width (wrapped by default, ``w`` toggles) and draws them with
+``diffview.richtext``, the renderer ``curator apply`` prints with: word highlights and
+markdown colours are worked out per row on screen.
 """
 
 from __future__ import annotations
@@ -13,22 +14,24 @@ from typing import ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from curator.diffview.lines import Lines
 from curator.diffview.model import DiffModel
-from curator.diffview.richtext import Renderer, split_rows
+from curator.diffview.richtext import Renderer
 from curator.review.marks import Kept
 
-_SEPARATOR = Segment("│", Style(color="grey35"))
+# Items kept drawn; past this the cache starts again (a screen holds a few dozen).
+CACHED = 2000
 
 
 class DiffPane(ScrollView, can_focus=True):
-    """A proposal's coloured diff; ``s`` toggles split view, ``n``/``p`` jump between hunks and files."""
+    """A proposal's coloured diff; ``s`` toggles split view, ``w`` wrapping, ``n``/``p`` jump
+    between hunks and files."""
 
     DEFAULT_CSS = """
     DiffPane {
@@ -44,11 +47,12 @@ class DiffPane(ScrollView, can_focus=True):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "scroll_up", "Up", show=False),
         Binding("down", "scroll_down", "Down", show=False),
-        Binding("left", "scroll_left", "Left", show=False),
-        Binding("right", "scroll_right", "Right", show=False),
+        Binding("left", "pan(-1)", "Left", show=False),
+        Binding("right", "pan(1)", "Right", show=False),
     ]
 
     split: reactive[bool] = reactive(False)
+    wrap: reactive[bool] = reactive(True)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -59,9 +63,11 @@ class DiffPane(ScrollView, can_focus=True):
         """The proposal whose diff is shown."""
         self.placeholder = "Select a proposal to see its changes."
         self._renderer: Renderer | None = None
-        self._split_rows: list[tuple[int | None, int | None, int | None]] | None = None
-        self._split_of: dict[int, int] = {}
-        self._cache: dict[tuple[int, bool, int], list[Segment]] = {}
+        self._lines: Lines | None = None
+        self._sized = Size(0, 0)
+        """The pane's size when the lines were laid out."""
+        self._cache: dict[int, list[list[Segment]]] = {}
+        """Items drawn, as the segments of each of their lines."""
         self._widest = 0
         """The longest row's cells as far as known: the model's estimate, raised as rows are drawn."""
         self.at_stop: int | None = None
@@ -79,7 +85,7 @@ class DiffPane(ScrollView, can_focus=True):
         The same proposal's diff again (the pre-flight's, after the one shown while it ran)
         stays on the rows the reviewer is looking at."""
         keep = of is not None and of == self.of and self.model is not None
-        top = self._model_row_at(int(self.scroll_y), self.split) if keep else 0
+        top = self._model_row_at(int(self.scroll_y)) if keep else 0
         if not keep:
             self.at_stop = None
             self.marks = frozenset()
@@ -88,68 +94,86 @@ class DiffPane(ScrollView, can_focus=True):
         self.drawn = threading.Event()
         self.placeholder = placeholder or self.placeholder
         self._renderer = Renderer(model) if model is not None else None
-        self._split_rows = None
-        self._cache.clear()
         self._widest = model.widest if model is not None else 0
-        self._resize()
-        if model is not None and top:
-            self.scroll_to(self.scroll_x, self._screen_row_of(min(top, len(model.rows) - 1)), animate=False)
-        else:
-            self.scroll_to(0, 0, animate=False)
+        self._relayout(top if model is not None else None)
 
     @property
     def row_count(self) -> int:
-        if self.model is None:
-            return 1
-        return len(self._rows_split()) if self.split else len(self.model.rows)
+        """Items in the view: model rows, or side by side, rows of the split view."""
+        lines = self._layout()
+        return lines.count if lines is not None else 1
 
-    def _rows_split(self) -> list[tuple[int | None, int | None, int | None]]:
-        if self._split_rows is None:
-            assert self.model is not None
-            self._split_rows = split_rows(self.model)
-            self._split_of = {}
-            for y, trio in enumerate(self._split_rows):
-                for i in trio:
-                    if i is not None:
-                        self._split_of.setdefault(i, y)
-        return self._split_rows
+    def _layout(self) -> Lines | None:
+        """The lines at the pane's width, laid out again when its size has changed.
 
-    def _resize(self) -> None:
+        Wrapped or side by side, at the pane's width less a scrollbar's when the lines will
+        not all fit: worked out from the size alone, so a scrollbar coming or going cannot
+        change the width they were laid out for."""
         if self.model is None or self._renderer is None:
+            return None
+        lines = self._lines
+        if lines is not None and lines.split == self.split and lines.wrapped == self.wrap and self._sized == self.size:
+            return lines
+        full = self.content_region.width
+        if full <= 0:  # not laid out yet: one line a row until the pane has a width
+            return Lines(self.model, self._renderer, split=self.split, wrapped=False, width=1)
+        self._sized = self.size
+        if lines is None or lines.split != self.split or lines.wrapped != self.wrap or lines.width > full:
+            lines = Lines(self.model, self._renderer, split=self.split, wrapped=self.wrap, width=full)
+        if (self.wrap or self.split) and lines.height > self.content_region.height:
+            bar = max(1, full - self.styles.scrollbar_size_vertical)
+            if lines.width != bar:
+                lines = Lines(self.model, self._renderer, split=self.split, wrapped=self.wrap, width=bar)
+        elif lines.width != full:
+            lines = Lines(self.model, self._renderer, split=self.split, wrapped=self.wrap, width=full)
+        if lines is not self._lines:
+            self._lines = lines
+            self._cache.clear()
+        return lines
+
+    def _relayout(self, top: int | None) -> None:
+        """Lay the lines out again (a new model, width, split or wrap) with model row ``top``
+        at the top (None: from the start)."""
+        self._lines = None
+        self._cache.clear()
+        lines = self._layout()
+        if lines is None:
             self.virtual_size = Size(0, 1)
-        elif self.split:
-            self.virtual_size = Size(0, self.row_count)
+        elif self.split or self.wrap:
+            self.virtual_size = Size(0, lines.height)
         else:
-            gutter = 2 * self._renderer.width + 4
-            self.virtual_size = Size(gutter + self._widest + 1, self.row_count)
+            self.virtual_size = Size(lines.gutter + self._widest + 1, lines.height)
         self.refresh()
+        y = self._screen_row_of(min(top, len(self.model.rows) - 1)) if top and self.model is not None else 0
+        self.scroll_to(self.scroll_x if top else 0, y, animate=False)
 
     def watch_split(self) -> None:
-        self._cache.clear()
+        self._keep_top()
+
+    def watch_wrap(self) -> None:
+        self._keep_top()
+
+    def _keep_top(self) -> None:
+        # The same rows stay on screen across the toggle (the layout before it says which).
+        lines = self._lines
+        top = lines.row_of(lines.at(min(int(self.scroll_y), lines.height - 1))[0]) if lines and lines.height else None
+        self._relayout(top)
+
+    def on_resize(self) -> None:
         if self.model is not None:
-            # Keep the same rows on screen across the toggle.
-            top = self._model_row_at(int(self.scroll_y), not self.split)
-            self._resize()
-            self.scroll_to(0, self._screen_row_of(top), animate=False)
-        else:
-            self._resize()
-
-    def _model_row_at(self, y: int, split: bool) -> int:
-        if not split:
-            return y
-        rows = self._rows_split()
-        if not rows:
-            return 0
-        whole, old, new = rows[min(y, len(rows) - 1)]
-        return next(i for i in (whole, old, new) if i is not None)
-
-    def _screen_row_of(self, index: int) -> int:
-        if not self.split:
-            return index
-        self._rows_split()
-        return self._split_of.get(index, 0)
+            self._keep_top()
 
     # --- navigation ---------------------------------------------------------------------
+
+    def _model_row_at(self, y: int) -> int:
+        lines = self._layout()
+        if lines is None or not lines.height:
+            return 0
+        return lines.row_of(lines.at(min(y, lines.height - 1))[0])
+
+    def _screen_row_of(self, index: int) -> int:
+        lines = self._layout()
+        return lines.y_of(lines.item_of(index)) if lines is not None else 0
 
     def _on_screen(self, index: int) -> bool:
         y = self._screen_row_of(index)
@@ -162,12 +186,13 @@ class DiffPane(ScrollView, can_focus=True):
             return None
         if self.at_stop is not None and self.at_stop < len(self.model.rows) and self._on_screen(self.at_stop):
             return self.at_stop
-        return min(self._model_row_at(int(self.scroll_y), self.split), len(self.model.rows) - 1)
+        return min(self._model_row_at(int(self.scroll_y)), len(self.model.rows) - 1)
 
     def top_file(self, model: DiffModel) -> int:
-        """The file whose rows ``model`` has at the top of the pane (the first, side by side)."""
-        rows = model.rows
-        return rows[min(int(self.scroll_y), len(rows) - 1)].file if len(rows) and not self.split else 0
+        """The file whose rows are at the top of the pane (of ``model``, when it is the one shown)."""
+        if model is not self.model or not len(model.rows):
+            return 0
+        return model.rows[self._model_row_at(int(self.scroll_y))].file
 
     def jump(self, forward: bool) -> bool:
         """Scroll to the next (or previous) hunk or file header; False when there is none."""
@@ -194,61 +219,50 @@ class DiffPane(ScrollView, can_focus=True):
             self._cache.clear()
             self.refresh()
 
+    def action_pan(self, step: int) -> None:
+        """Left and right, unwrapped: a quarter of the text's width at a time (the line numbers
+        and signs stay where they are)."""
+        lines = self._layout()
+        text = self.scrollable_content_region.width - (lines.gutter if lines is not None else 0)
+        self.scroll_to(max(0, self.scroll_x + step * max(4, text // 4)), self.scroll_y, animate=False)
+
     # --- drawing ------------------------------------------------------------------------
 
-    def _segments(self, y: int, width: int) -> list[Segment]:
-        key = (y, self.split, width if self.split else 0)
-        found = self._cache.get(key)
+    def _item(self, lines: Lines, item: int) -> list[list[Segment]]:
+        found = self._cache.get(item)
         if found is not None:
             return found
-        renderer = self._renderer
-        assert renderer is not None
         console = self.app.console
-        if not self.split:
-            text = self._marked(y, renderer.unified(y))
-            if text.cell_len > self._widest + 2 * renderer.width + 4:
-                # Tabs and control-character stand-ins made this row longer than its raw text.
-                self._widest = text.cell_len - 2 * renderer.width - 4
-                self.call_later(self._resize)
-        else:
-            whole, old, new = self._rows_split()[y]
-            if whole is not None:
-                text = self._marked(whole, renderer.unified(whole))
-            else:
-                half = max(10, (width - 1) // 2)
-                text = renderer.half(old, half, old_side=True)
-                text.append_text(Text("│", style="grey35"))
-                text.append_text(renderer.half(new, width - half - 1, old_side=False))
-        segments = list(text.render(console))
-        if len(self._cache) > 2000:
+        drawn = lines.draw(item, self.marks, self.at_stop)
+        if not (lines.split or lines.wrapped) and drawn[0].cell_len > self._widest + lines.gutter:
+            # Tabs and control-character stand-ins made this row longer than its raw text.
+            self._widest = drawn[0].cell_len - lines.gutter
+            self.call_later(self._keep_top)
+        segments = [list(text.render(console)) for text in drawn]
+        if len(self._cache) > CACHED:
             self._cache.clear()
-        self._cache[key] = segments
+        self._cache[item] = segments
         return segments
-
-    def _marked(self, index: int, text: Text) -> Text:
-        """A header row with the reviewer's marks: ``✓`` kept, ``▸`` where space marks next."""
-        if index not in self.marks and index != self.at_stop:
-            return text
-        out = Text()
-        out.append("▸" if index == self.at_stop else " ", style="bold yellow")
-        out.append("✓ " if index in self.marks else "  ", style="bold green")
-        out.append_text(text)
-        return out
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
-        row = scroll_y + y
         width = self.scrollable_content_region.width
-        if self.model is None:
+        lines = self._layout()
+        if lines is None:
             if y == 0:
-                return Strip([Segment(f" {self.placeholder}", Style(color="grey62", italic=True))]).crop_extend(
-                    0, width, None
-                )
+                placeholder = Segment(f" {self.placeholder}", Style(color="grey62", italic=True))
+                return Strip([placeholder]).crop_extend(0, width, None)
             return Strip.blank(width)
-        if row >= self.row_count:
+        if scroll_y + y >= lines.height:
             return Strip.blank(width)
-        strip = Strip(self._segments(row, width))
+        item, sub = lines.at(scroll_y + y)
+        strip = Strip(self._item(lines, item)[sub])
         self.drawn.set()
-        if self.split:
+        if lines.split or lines.wrapped:
             return strip.crop_extend(0, width, None)
-        return strip.crop_extend(scroll_x, scroll_x + width, None)
+        if not lines.has_gutter(item):
+            return strip.crop_extend(scroll_x, scroll_x + width, None)
+        # Unwrapped and scrolled sideways: the numbers and the sign stay, the text moves.
+        g = min(lines.gutter, width)
+        text = strip.crop(g + scroll_x, g + scroll_x + width - g)
+        return Strip.join([strip.crop(0, g), text]).crop_extend(0, width, None)

@@ -253,8 +253,10 @@ def fill(entry: Entry, report: ProposalReport) -> Entry:
     entry.gone = not report.subject or not report.subject.proposal.exists
     subject = report.subject
     m = subject.manifest if subject else None
-    entry.title = visible(m.title) if m else "(unreadable proposal.yaml)"
-    entry.author = visible(str(m.author)) if m else ""
+    # A manifest the validator rejects keeps what the row read of it (made visible), so a
+    # proposal with one bad field is still known by its title.
+    entry.title = visible(m.title) if m else entry.title or "(unreadable proposal.yaml)"
+    entry.author = visible(str(m.author)) if m else entry.author
     entry.created = m.created if m else entry.created
     entry.verdict = "valid" if report.ok else "rejected"
     changes = subject.changes if subject else []

@@ -7,24 +7,25 @@ from typing import ClassVar
 from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 KEYS = (
     ("j / k, ↓ / ↑", "move through the queue"),
-    ("n / p", "next / previous hunk or file in the diff (▸ marks where it is)"),
+    ("n / p", "next / previous hunk or file in the diff (▸ marks it)"),
     ("pgdn / pgup", "page the diff"),
     ("s", "split (side-by-side) diff on and off"),
+    ("w", "wrap long lines on and off (horizontal scroll when off)"),
     ("/", "filter by text, author or verdict (Esc clears)"),
     ("o", "sort by the next column (or click a column's header)"),
     ("d", "show decided proposals too"),
-    ("space", "keep the hunk at ▸ (or the file, on its header); again to unmark"),
+    ("space", "keep the hunk at ▸, or its file on a header; again: unmark"),
     ("f", "keep the whole file at ▸; again to unmark"),
-    ("a", "apply (asks first); with hunks kept, only those, as a new revision"),
+    ("a", "apply (asks first); with hunks kept, those, as a revision"),
     ("r", "reject, with a reason (asks first)"),
-    ("c", "ask for changes, with a reason (asks first); it stays pending"),
-    ("e", "edit the proposed file ($EDITOR, or here: ctrl+s stages it)"),
+    ("c", "ask for changes, with a reason (asks first); stays pending"),
+    ("e", "edit the proposed file ($EDITOR, or here: ctrl+s stages)"),
     ("i", "a revision's diff against the one it supersedes"),
     ("b", "rebase a drifted proposal into a new revision (asks first)"),
     ("v", "the proposed file, whole and read-only"),
@@ -35,18 +36,23 @@ KEYS = (
 
 
 class HelpScreen(ModalScreen[None]):
+    """Every key, in a box that scrolls where the terminal is too short for all of them."""
+
     DEFAULT_CSS = """
     HelpScreen {
         align: center middle;
         background: $background 60%;
     }
-    HelpScreen > Vertical {
-        width: 70;
-        max-width: 95%;
+    HelpScreen > VerticalScroll {
+        width: 76;
+        max-width: 100%;
         height: auto;
+        max-height: 100%;
         border: thick $primary;
+        border-title-color: $text;
+        border-subtitle-color: $text-muted;
         background: $surface;
-        padding: 1 2;
+        padding: 0 1;
     }
     """
 
@@ -60,9 +66,14 @@ class HelpScreen(ModalScreen[None]):
         table.add_column()
         for key, what in KEYS:
             table.add_row(key, what)
-        with Vertical():
-            yield Static("Review keys", classes="title")
+        box = VerticalScroll()
+        box.border_title = "Review keys"
+        box.border_subtitle = "↓ ↑ pgdn scroll · Esc closes"
+        with box:
             yield Static(table)
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.message import Message
 from textual.widget import Widget
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from curator.diffview.model import DiffModel, build
 from curator.review import entries as entries_mod
@@ -75,7 +75,9 @@ class Preflight(Widget):
         self._partial: dict[str, DiffModel] = {}
         """Models drawn from a stored diff while the pre-flight runs (replaced as more is read)."""
         self.running: set[str] = set()
-        """Proposals a pre-flight worker is validating right now (read by the queue's worker)."""
+        """Proposals a pre-flight worker is validating, or is about to (read by the queue's
+        worker, which leaves them to it: no second check of a large one)."""
+        self._workers: dict[Worker[None], str] = {}
         self._tokens: dict[str, object] = {}
         """The latest pre-flight asked for, per proposal: only its result ends the checking state."""
 
@@ -107,7 +109,18 @@ class Preflight(Widget):
         ``shown``: set once the diff shown now is drawn (the worker waits for it)."""
         self.checking.add(ulid)
         token = self._tokens[ulid] = object()
-        self.run_check(ulid, token, shown, stored_first)
+        # Marked here, on the UI thread, before the worker is even started: the queue's worker
+        # must never find it unmarked and validate it a second time.
+        self.running.add(ulid)
+        self._workers[self.run_check(ulid, token, shown, stored_first)] = ulid
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # Unmarked once no worker of it is left, here rather than in the worker: one that was
+        # cancelled before it started never runs a line of its own.
+        if event.worker.is_finished and event.worker in self._workers:
+            ulid = self._workers.pop(event.worker)
+            if ulid not in self._workers.values():
+                self.running.discard(ulid)
 
     @work(thread=True, exclusive=True, group="preflight")
     def run_check(self, ulid: str, token: object, shown: threading.Event | None, stored_first: bool = False) -> None:
@@ -118,39 +131,34 @@ class Preflight(Widget):
         disabled until the pre-flight's result is in."""
         worker = get_current_worker()
         producers = self.settings.producers.names
-        # From here the queue's worker leaves this proposal to us (no second check of a large one).
-        self.running.add(ulid)
-        try:
-            # The queue's first frame, and what the highlight drew, come before any of this: the
-            # validator would hold the interpreter lock while the screen is being drawn. Rows
-            # are rendered before the frame is on the screen: it is the frame that is waited for.
-            if not wait_for(self.first_frame, worker):
+        # The queue's first frame, and what the highlight drew, come before any of this: the
+        # validator would hold the interpreter lock while the screen is being drawn. Rows
+        # are rendered before the frame is on the screen: it is the frame that is waited for.
+        if not wait_for(self.first_frame, worker):
+            return
+        self.painted.wait(timeout=2)
+        if shown is not None:
+            shown.wait(timeout=1)
+        if worker.is_cancelled:
+            return
+        # A screenful of files first, then all of them (an adopt proposal has thousands).
+        for first in (STORED_FIRST, None) if stored_first else ():
+            stored = entries_mod.stored_changes(self.vault, self.settings, ulid, first)
+            if stored is None or worker.is_cancelled:
+                break
+            changes, more = stored
+            drawn = threading.Event()
+            if not self.post_message(self.Stored(ulid, build(changes, producers, more=more), drawn)):
                 return
-            self.painted.wait(timeout=2)
-            if shown is not None:
-                shown.wait(timeout=1)
-            if worker.is_cancelled:
-                return
-            # A screenful of files first, then all of them (an adopt proposal has thousands).
-            for first in (STORED_FIRST, None) if stored_first else ():
-                stored = entries_mod.stored_changes(self.vault, self.settings, ulid, first)
-                if stored is None or worker.is_cancelled:
-                    break
-                changes, more = stored
-                drawn = threading.Event()
-                if not self.post_message(self.Stored(ulid, build(changes, producers, more=more), drawn)):
-                    return
-                drawn.wait(timeout=2)
-                if not more:
-                    break
-            if worker.is_cancelled:
-                return
-            report = entries_mod.check(self.vault, self.settings, ulid)
-            model = self._model(report)
-            # Delivered even when the reviewer has moved on: it is this proposal's verdict.
-            self.post_message(self.Done(ulid, token, report, model))
-        finally:
-            self.running.discard(ulid)
+            drawn.wait(timeout=2)
+            if not more:
+                break
+        if worker.is_cancelled:
+            return
+        report = entries_mod.check(self.vault, self.settings, ulid)
+        model = self._model(report)
+        # Delivered even when the reviewer has moved on: it is this proposal's verdict.
+        self.post_message(self.Done(ulid, token, report, model))
 
     def on_preflight_stored(self, message: Stored) -> None:
         ulid = message.ulid

@@ -10,19 +10,18 @@ the repository runs on the UI thread; every worker goes through the functions th
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer
 
-from curator.review import keys
+from curator.review import footer, keys
 from curator.review.decide import Decisions
 from curator.review.detail import DetailPane
 from curator.review.diff_pane import DiffPane
 from curator.review.empty_queue import EmptyQueue
+from curator.review.footer import ReviewFooter
 from curator.review.help import HelpScreen
 from curator.review.preflight import Preflight
 from curator.review.proposal_panel import ProposalPanel
@@ -57,6 +56,7 @@ class QueueScreen(Screen[None]):
         Binding("r", "reject", "Reject"),
         Binding("b", "rebase", "Rebase"),
         Binding("s", "split", "Split"),
+        Binding("w", "wrap", "Wrap", show=False),
         Binding("n", "jump(True)", "Next hunk"),
         Binding("p", "jump(False)", "Prev", show=False),
         Binding("slash", "filter", "Filter"),
@@ -72,8 +72,9 @@ class QueueScreen(Screen[None]):
         Binding("f", "toggle_file", "Keep file", show=False),
         Binding("v", "preview", "View file", show=False),
         Binding("i", "against", "Against previous revision", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
+        # Above the queue's own use of them (it has the focus at start): they page the diff.
+        Binding("pagedown", "page(1)", "Page down", show=False, priority=True),
+        Binding("pageup", "page(-1)", "Page up", show=False, priority=True),
         Binding("escape", "clear_filter", "Clear filter", show=False),
     ]
 
@@ -91,7 +92,7 @@ class QueueScreen(Screen[None]):
         yield ProposalPanel(self.vault, self.settings, queue.first_frame, queue.drawn, id="lower")
         yield QueueFilter(id="filter")
         yield StatusLine(id="status")
-        yield Footer()
+        yield ReviewFooter()
         yield Decisions(self.vault, self.settings)
 
     @property
@@ -133,20 +134,12 @@ class QueueScreen(Screen[None]):
         checking = entry is not None and entry.id in self.preflight.checking
         self.panel.show(entry)
         self.query_one(StatusLine).show(entry, checking, self.panel.kept_line(entry))
-        self._relabel("space", self.panel.keep_label(entry))
+        footer.relabel(self, "space", self.panel.keep_label(entry))
         # The footer is rebuilt on every refresh of the bindings: only when a key changed.
         enabled = tuple(self.check_action(a, ()) for a in keys.FOOTER_KEYS)
         if enabled != self._enabled:
             self._enabled = enabled
             self.refresh_bindings()
-
-    def _relabel(self, key: str, label: str) -> None:
-        """The footer's entry for ``key`` says ``label``: this screen's own copy of the binding."""
-        found = self._bindings.key_to_bindings.get(key)
-        if not found or found[0].description == label:
-            return
-        self._bindings.key_to_bindings[key] = [dataclasses.replace(b, description=label) for b in found]
-        self.refresh_bindings()
 
     # --- what the widgets say -------------------------------------------------------------
 
@@ -264,6 +257,9 @@ class QueueScreen(Screen[None]):
 
     def action_split(self) -> None:
         self.panel.toggle_split()
+
+    def action_wrap(self) -> None:
+        self.diff.wrap = not self.diff.wrap
 
     def action_jump(self, forward: bool) -> None:
         if not self.diff.jump(forward):

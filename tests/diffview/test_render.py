@@ -12,6 +12,7 @@ import sys
 from rich.console import Console
 
 from curator.diffview import words
+from curator.diffview.lines import Lines
 from curator.diffview.model import build
 from curator.diffview.richtext import S_ADD_WORD, S_DEL_WORD, S_MANAGED, S_STAND_IN, Renderer, split_rows
 from curator.diffview.rows import ADDED, CREATED, DELETED, FILE, HUNK
@@ -133,8 +134,8 @@ def test_split_rows_put_replacements_side_by_side(vault: GitVault) -> None:
         if whole is None
     ]
     assert ("Second line.", "Two.") in pairs and (None, "Three.") in pairs
-    half = Renderer(model).half(rows[-1][1], 20, old_side=True)
-    assert half.cell_len == 20
+    lines = Lines(model, Renderer(model), split=True, wrapped=False, width=41)
+    assert [line.cell_len for line in lines.draw(lines.count - 1)] == [41]  # each half padded to its width
 
 
 def test_apply_at_a_terminal_shows_the_coloured_diff_before_asking(vault: GitVault) -> None:

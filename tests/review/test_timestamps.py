@@ -32,6 +32,7 @@ def test_a_created_time_without_a_zone_shows_an_age_and_a_finding(vault: GitVaul
     async def scenario(pilot: Pilot[None]) -> None:
         s = screen(pilot)
         await until(pilot, lambda: s.queue.entries[pid].report is not None, "the check")
+        assert s.queue.entries[pid].title == "Hand-edited time"  # known by its title still
         age = str(s.queue.get_row(pid)[AGE])
         assert age[:-1].isdigit() and age[-1] in "smhd", age
         detail = str(s.query_one("#detail-text").render())
