@@ -9,7 +9,10 @@ A set is a folder holding ``queries.jsonl`` and ``qrels.tsv``: ``benchmarks/mult
 default: a small CC0 vault in nine languages, kept in its ``vault/`` folder) or
 ``benchmarks/multilingual_help/`` (questions on Obsidian's own help vault in 36 languages, which is
 not kept here: ``--vault-git`` names a clone of it, and the set's ``source.json`` the commit the
-questions were judged at, which ``--rev`` overrides). ``--vault DIR`` takes a vault folder as it is.
+questions were judged at, which ``--rev`` overrides). ``--vault DIR`` takes a vault folder as it is; ``--only zh,zh-TW,ja`` keeps those top-level
+folders of it (a cut-down copy, when embedding the whole vault takes too long); ``--workdir
+DIR`` keeps the vault and its index there, so a second run (another checkout, with
+``--checkout``) reconciles the same index, its vectors carried over to a new epoch.
 From a git repository only the notes (``*.md``) of the commit are written out, with ``git cat-file``:
 a partial clone that lacks the large attachments still gives the whole vault.
 
@@ -145,8 +148,11 @@ def language_folders(vault: Path) -> dict[str, str]:
 
 
 def make_vault(args: argparse.Namespace) -> Path:
-    """The vault as a fresh git repository in a temporary folder, with the run's config."""
-    vault = Path(tempfile.mkdtemp(prefix="curator-multilingual-")) / "vault"
+    """The vault as a fresh git repository in a temporary folder (``--workdir``: its ``vault``
+    folder, made once and then reused), with the run's config."""
+    if args.workdir and (Path(args.workdir) / "vault" / ".git").is_dir():
+        return Path(args.workdir) / "vault"
+    vault = (Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="curator-multilingual-"))) / "vault"
     if args.vault_git:
         rev = args.rev or source_rev()
         if not rev:
@@ -159,6 +165,11 @@ def make_vault(args: argparse.Namespace) -> Path:
         shutil.copytree(DATA / "vault", vault)
     else:
         sys.exit(f"{DATA} keeps no vault: give --vault-git REPO (see its README) or --vault DIR")
+    if args.only:
+        keep = set(args.only.split(","))
+        for folder in vault.iterdir():
+            if folder.is_dir() and folder.name not in keep:
+                shutil.rmtree(folder)
     config: dict[str, dict] = {}
     if args.model:
         config["embedder"] = {"model": model_of(args)}
@@ -209,7 +220,11 @@ def measure(args: argparse.Namespace) -> dict:
     if args.embedder:
         os.environ["CURATOR_EMBEDDER"] = args.embedder
     vault = make_vault(args)
-    index_dir = Path(tempfile.mkdtemp(prefix="curator-multilingual-index-"))
+    if args.workdir:
+        index_dir = Path(args.workdir) / "index"
+        index_dir.mkdir(exist_ok=True)
+    else:
+        index_dir = Path(tempfile.mkdtemp(prefix="curator-multilingual-index-"))
     base = ["--vault", str(vault), "--index-dir", str(index_dir)]
     started = time.perf_counter()
     code, out, err = curator([*base, "index"])
@@ -235,8 +250,9 @@ def measure(args: argparse.Namespace) -> dict:
                 {"id": q["id"], "notes": notes[:K], "repeats": repeats, "ms": round(ms, 1), "error": error}
             )
     code, status, _ = curator([*base, "status", "--json"])
-    shutil.rmtree(vault.parent, ignore_errors=True)
-    shutil.rmtree(index_dir, ignore_errors=True)
+    if not args.workdir:
+        shutil.rmtree(vault.parent, ignore_errors=True)
+        shutil.rmtree(index_dir, ignore_errors=True)
     return {
         "curator": os.path.dirname(sys.modules["curator"].__file__ or ""),
         "index": {"seconds": round(index_seconds, 1), "output": index_output},
@@ -347,6 +363,8 @@ def run_peer(args: argparse.Namespace, peer: str) -> dict:
         cmd += ["--vault-git", os.path.abspath(args.vault_git)] + (["--rev", args.rev] if args.rev else [])
     if args.vault:
         cmd += ["--vault", os.path.abspath(args.vault)]
+    if args.only:
+        cmd += ["--only", args.only]
     if args.model:
         cmd += ["--model", model_of(args)] + (["--dims", str(args.dims)] if args.dims else [])
     if args.embedder:
@@ -372,6 +390,12 @@ def main() -> None:
     ap.add_argument("--vault-git", help="a git repository holding the set's vault (its notes at --rev are used)")
     ap.add_argument("--rev", help="the commit of --vault-git (default: the one the set's source.json names)")
     ap.add_argument("--vault", help="the set's vault as a folder")
+    ap.add_argument("--only", help="keep only these top-level folders of the vault (comma-separated: zh,zh-TW,ja)")
+    ap.add_argument(
+        "--workdir",
+        help="keep the vault and its index in this folder and reuse them: a second run (another checkout) "
+        "indexes what changed and carries the vectors over",
+    )
     ap.add_argument("--modes", default=",".join(MODES), help="comma-separated: lexical,vector,hybrid")
     ap.add_argument("--json", action="store_true", help="print the figures (and every query's hits) as JSON")
     ap.add_argument("--per-query", action="store_true", help="also list each query's rank and top hit")

@@ -44,15 +44,28 @@ STEMMERS = {
     "yi": "yiddish",
 }
 """Language code (ISO 639-1) → Snowball algorithm; English is FTS5's porter."""
-UNSTEMMED = frozenset({"zh", "ja", "ko", "th", "lo", "km", "my", "vi", "he", "fa", "uk", "bg", "ka"})
-"""Known languages without a stemmer here: their words are marked as they are."""
+TRADITIONAL_CHINESE = "zh-hant"
+"""Chinese written in Traditional characters: a language of its own here, since a question in
+Simplified characters is best answered by a page in them (``zh-TW``, ``zh-HK`` and ``zh-Hant``
+are read as it)."""
+UNSTEMMED = frozenset(
+    {"zh", TRADITIONAL_CHINESE, "ja", "ko", "th", "lo", "km", "my", "vi", "he", "fa", "uk", "bg", "ka", "bn", "sk"}
+)
+"""Known languages without a stemmer here: their words are indexed as they are."""
+_TRADITIONAL_TAGS = frozenset({"tw", "hk", "mo", "hant"})
+
 
 def normalise_code(value: Any) -> str | None:
-    """``de-DE`` → ``de``; None for anything that is not a language tag."""
+    """``de-DE`` → ``de``, ``zh-TW`` → ``zh-hant``; None for anything that is not a language tag."""
     if not isinstance(value, str):
         return None
-    code = value.strip().replace("_", "-").split("-", 1)[0].casefold()
-    return code if code.isalpha() and 2 <= len(code) <= 3 else None
+    parts = value.strip().replace("_", "-").casefold().split("-")
+    code = parts[0]
+    if not (code.isalpha() and 2 <= len(code) <= 3):
+        return None
+    if code == "zh" and _TRADITIONAL_TAGS.intersection(parts[1:]):
+        return TRADITIONAL_CHINESE
+    return code
 
 
 def known(code: str | None) -> bool:

@@ -47,7 +47,10 @@ def index_rebuild(ctx: click.Context, json_: bool) -> int:
 )
 @click.option("--links/--no-links", default=None, help="Add link neighbours of the top hits as a third list.")
 @click.option("--mmr/--no-mmr", default=None, help="Diversify the hits (maximal marginal relevance).")
-@click.option("--explain", is_flag=True, help="Show each leg's rank and score for every hit.")
+@click.option("--templates", is_flag=True, help="Search template notes too (they are left out by default).")
+@click.option(
+    "--explain", is_flag=True, help="Show each leg's rank and score for every hit, and the question's language."
+)
 @json_option
 @click.pass_context
 def search(
@@ -62,12 +65,13 @@ def search(
     until: str | None,
     links: bool | None,
     mmr: bool | None,
+    templates: bool,
     explain: bool,
     json_: bool,
 ) -> int:
-    """Search the vault: BM25 and vectors fused by rank; every hit cites path:start-end."""
+    """Search the vault: BM25 and vectors fused by rank; one hit per note, citing path:start-end."""
 
-    filters = Filters(tuple(tags), path_glob, namespace, since, until)
+    filters = Filters(tuple(tags), path_glob, namespace, since, until, templates=templates)
     return search_cmd.run(app_of(ctx, json_), query, k, mode, filters, links, mmr, explain)
 
 

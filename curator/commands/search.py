@@ -58,6 +58,9 @@ def run(
     if not result.hits:
         output.line("no matches")
         return 0
+    if explain:
+        told = f"{result.language} (told by its {result.language_by})" if result.language else "not told"
+        output.line(f"question's language: {told}")
     for n, hit in enumerate(result.hits, start=1):
         if hit.source != "vault":
             ident = f"  {hit.link}" if hit.link else ""  # its cite is its reference already
@@ -65,7 +68,10 @@ def run(
             ident = f"  {hit.kp_id}" if hit.kp_id else ""
         output.line(f"{n}. {hit.breadcrumb}  {hit.cite}{ident}")
         output.line(f"   {hit.snippet}")
+        if hit.also:
+            output.line("   also " + ", ".join(hit.cite_lines(a.start_line, a.end_line) for a in hit.also))
         if explain:
             legs = ", ".join(f"{name} #{int(v['rank'])} ({v['score']:.4g})" for name, v in hit.legs.items())
-            output.line(f"   fused {hit.score:.4f} = {legs}")
+            boost = f", ×{hit.boost:g} in the question's language ({hit.language})" if hit.boost != 1.0 else ""
+            output.line(f"   fused {hit.score:.4f} = {legs}{boost}")
     return 0

@@ -18,9 +18,10 @@ from curator.errors import IndexError_
 from curator.vault.globs import compile_glob
 
 BUSY_TIMEOUT_MS = 10_000
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """2: tags keep their spelling and hold the body's ``#tags``; passages carry their body's
-boilerplate hash and a table counts the notes each is repeated in."""
+boilerplate hash and a table counts the notes each is repeated in. 3: documents carry their
+language (``lang``) and whether they are a template note (``template``)."""
 VAULT = "vault"
 ATTACHMENT = "attachment"
 """The source name of the vault's attachments (PDFs, Word files) whose text is indexed."""
@@ -100,6 +101,8 @@ def create_schema(conn: apsw.Connection, *, tokenizer: str, dims: int) -> None:
                 meta TEXT NOT NULL DEFAULT '{{}}',
                 body_line INTEGER NOT NULL DEFAULT 1,
                 complete INTEGER NOT NULL DEFAULT 0,
+                lang TEXT,
+                template INTEGER NOT NULL DEFAULT 0,
                 UNIQUE (source, path)
             );
             CREATE INDEX documents_kp ON documents(kp_id);

@@ -20,8 +20,8 @@ from curator.cores import workers
 from curator.index.boilerplate import body_hash
 from curator.index.chunker import chunk
 from curator.index.db import VAULT
-from curator.index.language import of_note
-from curator.index.normalise import fts_row
+from curator.index.language import of_text, prose
+from curator.index.normalise import note_rows
 from curator.index.writer import DocInput, text_hash
 from curator.settings import Settings
 from curator.vault.globs import matches
@@ -61,7 +61,7 @@ def from_note(path: str, raw: bytes, size: int, mtime_ns: int, settings: Setting
     passages = chunk(body, note.body_line, note.title, code, lines)
     texts = [p.embed_text for p in passages]
     index = settings.index
-    language = of_note(meta, path, tuple(index.languages.items()), index.language)
+    language, told = of_text(meta, path, tuple(index.languages.items()), index.language, prose(lines, code))
     mode = index.normalisation
     return DocInput(
         source=SOURCE,
@@ -81,8 +81,9 @@ def from_note(path: str, raw: bytes, size: int, mtime_ns: int, settings: Setting
         links=links,
         hashes=[text_hash(t) for t in texts],
         body_hashes=[body_hash(p.text) for p in passages],
-        fts=[fts_row(p.breadcrumb, p.text, language, mode) for p in passages],
+        fts=note_rows(passages, note.aliases, language, mode),
         language=language,
+        told=told,
     )
 
 

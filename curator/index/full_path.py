@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import apsw
 
-from curator.index import db
+from curator.index import db, template_notes
 from curator.index.db import ATTACHMENT
 from curator.index.db import VAULT as SOURCE
 from curator.index.writer import DocInput, Writer, resolve_links, save_languages
@@ -144,7 +144,8 @@ def full_path(
             writer.delete(doc_id)
         report.removed += len(removed)
         resolve_links(conn)
-        save_languages(conn, writer.languages)
+        save_languages(conn, writer.languages, writer.told)
+        template_notes.mark(conn, vault.root)
         conn.execute("DELETE FROM skips")
         for s in sorted([*classified.skips, *unreadable], key=lambda s: s.path):
             conn.execute(

@@ -1,19 +1,23 @@
 """Each note's language, and stemming by its rules (Snowball, through PyStemmer).
 
 A note's language is its frontmatter ``lang`` (or ``language``), else the first
-``index.languages`` folder glob that matches its path, else ``index.language``. Text in
-scripts written without spaces is segmented whatever the language (``segment``); this
-module decides how words are stemmed, so German text is never cut by English rules.
+``index.languages`` folder glob that matches its path, else the language its text is
+written in (``detect``), else ``index.language``. Text in scripts written without spaces is
+segmented whatever the language (``segment``); this module decides how words are stemmed,
+so German text is never cut by English rules.
 
 English notes go to FTS5 as they are, and its ``porter`` tokenizer stems them in C, as
 it always did (SciFact's figures are unchanged by construction). A note in another
-language has each word replaced by its stem in that language with a marker appended
-(``einstellungen`` → ``einstell0``): Porter's rules are all about letters at the end of a
-word, so it passes a word ending in a digit through untouched. A query word is looked
-up as itself (Porter-stemmed, for English notes) and as its marked stem in each other
-language the index holds; the same word has the same stem, so an exact word
-("Templater") is found whatever the note's language. A language without a stemmer here
-is marked without stemming, so English rules never touch it either.
+language has each word indexed twice with a marker appended: as it is (``EXACT``,
+``einstellungen`` → ``einstellungen1``) and as its stem in that language (``STEM``,
+``einstell0``); Porter's rules are all about letters at the end of a word, so it passes a
+word ending in a digit through untouched. A question is stemmed in its own language only
+(``normalise.query_terms``): each word is looked up as itself (Porter-stemmed, for English
+notes), as its exact marked form (found in a note of any language: "Templater"), and as its
+marked stem in the question's language. An exact word thus scores twice where an inflected
+one scores once, and a word of one language is never stemmed by another's rules into a
+third language's word. A language without a stemmer here has its words indexed only as
+they are.
 
 Measured on the 3,112-file powershell-docs tree: stemming every note in Python (rather
 than marking only non-English ones) made the first index about 1.8x slower.
@@ -21,17 +25,21 @@ than marking only non-English ones) made the first index about 1.8x slower.
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import lru_cache
 from typing import Any
 
 from curator.index.db import get_json
+from curator.index.detect import detect
 from curator.languages import ENGLISH, STEMMERS, normalise_code
 from curator.vault.globs import matches
 
-MARK = "0"
-"""Appended to every word of a note in another language than English: no Porter rule
+STEM = "0"
+"""Appended to each word's stem in a note in another language than English: no Porter rule
 matches a word ending in a digit."""
+EXACT = "1"
+"""Appended to each word as it is written (lower-cased), beside its stem."""
 TOKEN_RE = re.compile(r"[^\W_]+")
 
 
@@ -42,8 +50,13 @@ def of_index(conn: Any) -> tuple[str, ...]:
 
 
 def of_note(meta: dict[str, Any], path: str, folders: tuple[tuple[str, str], ...], default: str) -> str:
-    """The language code a note is indexed by (see the module docstring)."""
+    """The language code a note says it is in (frontmatter, else folder), else ``default``."""
 
+    return stated(meta, path, folders) or normalise_code(default) or default
+
+
+def stated(meta: dict[str, Any], path: str, folders: tuple[tuple[str, str], ...]) -> str | None:
+    """The language a note's frontmatter ``lang`` or its ``index.languages`` folder names."""
     for key in ("lang", "language"):
         if key in meta:
             code = normalise_code(meta[key])
@@ -51,7 +64,27 @@ def of_note(meta: dict[str, Any], path: str, folders: tuple[tuple[str, str], ...
     for pattern, code in folders:
         if matches(path, (pattern,)):
             return normalise_code(code) or code
-    return normalise_code(default) or default
+    return None
+
+
+PROSE_LINES = 400
+"""Lines of a note's start read for its language: enough for the detector's sample."""
+
+
+def prose(lines: list[str], code: list[bool]) -> str:
+    """The start of a note's text outside fenced code: a page's code examples are in no
+    language its readers speak (a Catalan page on Bases syntax is mostly YAML)."""
+    head = lines[:PROSE_LINES]
+    return "\n".join(itertools.compress(head, [not c for c in code[: len(head)]]))
+
+
+def of_text(
+    meta: dict[str, Any], path: str, folders: tuple[tuple[str, str], ...], default: str, text: str
+) -> tuple[str, str | None]:
+    """(the language a note is stemmed by, its language when it says it or its text tells it;
+    None when neither does and ``default`` stands in): see the module docstring."""
+    told = stated(meta, path, folders) or detect(text)
+    return (told, told) if told is not None else (normalise_code(default) or default, None)
 
 
 @lru_cache(maxsize=64)
@@ -74,19 +107,27 @@ def _table(tables: dict[str, dict[str, str]], code: str) -> dict[str, str]:
 
 
 def marked_words(words: list[str], code: str) -> list[str]:
-    """Each lower-case word as its marked stem in language ``code`` (marked as it is when
-    the language has no stemmer here)."""
+    """Each lower-case word as its marked stem in language ``code``."""
     table = _table(_WORDS, code)
     todo = [w for w in dict.fromkeys(words) if w not in table]
     if todo:
-        stems = _stemmer(code).stemWords(todo) if code in STEMMERS else todo
+        stems = _stemmer(code).stemWords(todo)
         for w, s in zip(todo, stems, strict=True):
-            table[w] = (s or w) + MARK
+            table[w] = (s or w) + STEM
     return [table[w] for w in words]
 
 
+def indexed_words(words: list[str], code: str) -> list[str]:
+    """The tokens a note in language ``code`` is indexed by for ``words`` (lower-case): each
+    word exact and, when the language has a stemmer here, its stem."""
+    exact = [w + EXACT for w in words]
+    if code not in STEMMERS:
+        return exact
+    return [t for pair in zip(exact, marked_words(words, code), strict=True) for t in pair]
+
+
 def marked(text: str, code: str, whole: bool = False) -> str:
-    """``text`` as its words' marked stems in language ``code``, for an FTS column.
+    """``text`` as its words' exact and stemmed tokens in language ``code``, for an FTS column.
 
     Worked out per whitespace-separated chunk, as ``extra_terms`` is: a vault repeats the
     same chunks endlessly, so each distinct one is stemmed once and then found in a dict,
@@ -110,7 +151,7 @@ def marked(text: str, code: str, whole: bool = False) -> str:
         chunk = chunks[i]
         value = table.get(chunk)
         if value is None:
-            value = table[chunk] = " ".join(marked_words(TOKEN_RE.findall(chunk.lower()), code))
+            value = table[chunk] = " ".join(indexed_words(TOKEN_RE.findall(chunk.lower()), code))
         out[i] = value
         i += 1
     return " ".join(filter(None, out))

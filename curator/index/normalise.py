@@ -19,17 +19,20 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 
 # Imported here, not per passage: fts_row runs 60,000 times in a 3,000-note first index.
 from curator.index import language as lang
 from curator.index.segment import PREFIX, RUN_RE, has_unspaced, index_terms
 from curator.index.segment import query_terms as unspaced_terms
-from curator.languages import ENGLISH
+from curator.languages import ENGLISH, STEMMERS
 
-NORMALISATION_VERSION = 2
+NORMALISATION_VERSION = 3
 """2: notes in other languages than English stemmed by their own rules (Porter stemmed
-them all before); bigrams for unspaced scripts."""
+them all before); bigrams for unspaced scripts. 3: a note's language told by its text when
+nothing says it; each word of a note in another language indexed exact beside its stem; a
+note's aliases in its first passage's breadcrumb column."""
 
 WORD_RE = re.compile(r"[^\W_]+(?:[_\-.][^\W_]+)*", re.UNICODE)
 CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+|\d+")
@@ -58,6 +61,21 @@ def fts_row(crumb: str, text: str, language: str, mode: str) -> tuple[str, str, 
         crumb = lang.marked(crumb, language, whole=True)
         text = lang.marked(text, language)
     return crumb, text, extra
+
+
+def note_rows(
+    passages: Sequence[tuple[int, int, int, str, str]], aliases: list[str], language: str, mode: str
+) -> list[tuple[str, str, str]]:
+    """The FTS columns of a note's passages (``fts_row``), its ``aliases`` added to its first
+    passage's breadcrumb column: a note is found by another name it goes by (``PVE``), as its
+    title is found in every breadcrumb, and the passage shown for it stays its opening."""
+    rows = [fts_row(crumb, text, language, mode) for _s, _a, _b, crumb, text in passages]
+    names = " ".join(a for a in aliases if a.strip())
+    if rows and names:
+        crumb, _body, extra = fts_row(names, "", language, mode)
+        first = rows[0]
+        rows[0] = (f"{first[0]} {crumb}", first[1], f"{first[2]} {extra}".strip())
+    return rows
 
 
 def _parts(token: str) -> list[str]:
@@ -134,11 +152,22 @@ def fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
-def query_terms(query: str, languages: tuple[str, ...] = ("en",), mode: str = "fold+stem") -> list[str]:
+def query_terms(
+    query: str,
+    languages: tuple[str, ...] = ("en",),
+    mode: str = "fold+stem",
+    asker: str | None = None,
+    every: bool = False,
+) -> list[str]:
     """Terms for the lexical leg: each word, and for identifiers their parts and joined form;
-    when ``mode`` stems, each word's stem in every one of ``languages`` (the index's); a run of an
-    unspaced script as the phrase of its bigrams. Stop words of those languages are
-    dropped when the query has other words."""
+    a run of an unspaced script as its bigrams and adjacent pairs (``segment.run_terms``).
+
+    When ``mode`` stems and the index holds notes in other languages than English
+    (``languages``), each word also as its exact marked form, and as its marked stem in the
+    question's language ``asker`` only (``language``). Stop words of the question's language
+    (of the index's, when it is not known) are dropped when the query has other words. A term
+    may come twice: it then weighs twice (``fts_query`` keeps it). ``every``: stemmed in each
+    of the index's languages (a question of unknown language that nothing holds as written)."""
 
     terms: list[str] = []
     for m in WORD_RE.finditer(query):
@@ -153,29 +182,43 @@ def query_terms(query: str, languages: tuple[str, ...] = ("en",), mode: str = "f
                 terms.extend(p.lower() for p in parts)
                 terms.append("".join(parts).lower())
     unique = list(dict.fromkeys(t for t in terms if t))
-    stops = lang.stopwords(languages)
+    stops = lang.stopwords((ENGLISH, asker) if asker else languages)
     content = [t for t in unique if t not in stops]
     chosen = content or unique
-    others = [code for code in languages if code != ENGLISH]
-    if "stem" not in mode or not others:
+    if "stem" not in mode or not any(code != ENGLISH for code in languages):
         return chosen
-    # Notes in other languages are indexed as their words' marked stems in their language
-    # (``language.marked``): each query word is looked up that way too, in each such
-    # language of the index, beside itself (which FTS5's porter stems, for English notes).
-    # The same word has the same stem, so an exact word ("Templater") is always found.
+    # Notes in other languages are indexed by each word's exact and stemmed marked forms
+    # (``language.marked``): a word is looked up exact in every one of them, stemmed in the
+    # question's language alone.
     words = [t for t in chosen if not RUN_RE.search(t)]
-    by_language = [dict(zip(words, lang.marked_words(words, code), strict=True)) for code in others]
+    exact = dict(zip(words, (w + lang.EXACT for w in words), strict=True))
+    stems: dict[str, list[str]] = {}
+    stemmers = [asker] if asker in STEMMERS and asker != ENGLISH else []
+    if every:
+        stemmers = [code for code in languages if code in STEMMERS and code != ENGLISH]
+    for code in stemmers:
+        for w, stem in zip(words, lang.marked_words(words, code), strict=True):
+            stems.setdefault(w, [])
+            if stem not in stems[w]:
+                stems[w].append(stem)
+    # A term twice counts twice in bm25(): an English question's words count double in English
+    # notes, as a German one's count double (exact and stem) in German notes; so the answer in
+    # the question's language is not outranked by its translations, whose exact words
+    # ("latex", "math" in their code examples) are rarer in the index than English words.
+    plain = 2 if asker == ENGLISH else 1
     out: list[str] = []
     for t in chosen:
-        out.append(t)
-        if t in by_language[0]:
-            out.extend(dict.fromkeys(table[t] for table in by_language))
+        out.extend([t] * (plain if t in exact else 1))
+        if t in exact:
+            out.append(exact[t])
+        out.extend(stems.get(t, ()))
     return out
 
 
 def fts_query(terms: list[str]) -> str:
     """An FTS5 MATCH expression: every term quoted (no operators leak in), ORed; a term
-    ending in ``*`` (one character of an unspaced script) is a prefix query."""
+    ending in ``*`` (one character of an unspaced script) is a prefix query. A term given
+    twice is a phrase twice, and bm25() counts it twice."""
 
     def quoted(t: str) -> str:
         if t.endswith(PREFIX) and len(t) > 1:

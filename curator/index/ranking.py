@@ -13,7 +13,7 @@ from typing import Protocol
 import apsw
 
 from curator import redaction
-from curator.index import db
+from curator.index import db, template_notes
 from curator.vault.globs import compile_glob
 
 
@@ -34,6 +34,8 @@ class FilterSpec(Protocol):
     def source(self) -> str | None: ...
     @property
     def path_as_shown(self) -> bool: ...
+    @property
+    def templates(self) -> bool: ...
 
 
 @lru_cache(maxsize=1 << 16)
@@ -56,12 +58,22 @@ def _functions(conn: apsw.Connection, f: FilterSpec | None) -> None:
         _SHOWN.add(conn)
 
 
-def condition(f: FilterSpec | None) -> tuple[str, list[object]]:
+def hides_templates(conn: apsw.Connection, f: FilterSpec | None) -> bool:
+    """Whether template notes leave this search: the index holds some and it did not ask for them."""
+    return (f is None or not f.templates) and template_notes.any_in(conn)
+
+
+def _narrowed(conn: apsw.Connection, f: FilterSpec | None) -> bool:
+    active = f is not None and any((f.tags, f.path, f.namespace, f.since, f.until, f.source))
+    return active or hides_templates(conn, f)
+
+
+def condition(f: FilterSpec | None, hide_templates: bool = False) -> tuple[str, list[object]]:
     """A condition on documents ``d`` and its parameters."""
-    if f is None:
-        return "1", []
-    where: list[str] = []
+    where: list[str] = ["d.template = 0"] if hide_templates else []
     params: list[object] = []
+    if f is None:
+        return (" AND ".join(where) or "1"), params
     for tag in f.tags:
         # A nested tag sits under its parent, as in Obsidian: ``area`` finds ``area/topic``
         # too. Tags under ``area`` sort between ``area/`` and ``area0`` ('0' follows '/').
@@ -86,8 +98,8 @@ def condition(f: FilterSpec | None) -> tuple[str, list[object]]:
     return (" AND ".join(where) or "1"), params
 
 
-def _passage_ids(f: FilterSpec) -> tuple[str, list[object]]:
-    cond, params = condition(f)
+def _passage_ids(conn: apsw.Connection, f: FilterSpec | None) -> tuple[str, list[object]]:
+    cond, params = condition(f, hides_templates(conn, f))
     return f"SELECT p.id FROM passages p JOIN documents d ON d.id = p.doc_id WHERE {cond}", params
 
 
@@ -98,8 +110,8 @@ def bm25(
     _functions(conn, f)
     sql = f"SELECT rowid, bm25(passages_fts, {', '.join(map(str, weights))}) AS s FROM passages_fts WHERE passages_fts MATCH ?"
     params: list[object] = [match]
-    if f is not None and any((f.tags, f.path, f.namespace, f.since, f.until, f.source)):
-        inner, extra = _passage_ids(f)
+    if _narrowed(conn, f):
+        inner, extra = _passage_ids(conn, f)
         sql += f" AND rowid IN ({inner})"
         params += extra
     sql += " ORDER BY s LIMIT ?"
@@ -112,8 +124,8 @@ def nearest(
 ) -> list[tuple[int, float | None]]:
     """(passage id, cosine distance), nearest first."""
     _functions(conn, f)
-    if f is not None and any((f.tags, f.path, f.namespace, f.since, f.until, f.source)):
-        inner, params = _passage_ids(f)
+    if _narrowed(conn, f):
+        inner, params = _passage_ids(conn, f)
         rows = db.rows(
             conn,
             f"SELECT rowid, vec_distance_cosine(embedding, ?) AS dist FROM passages_vec WHERE rowid IN ({inner}) "
@@ -141,7 +153,7 @@ def linked_documents(
     if not seed_docs:
         return []
     dmarks = ",".join("?" * len(seed_docs))
-    cond, params = condition(f)
+    cond, params = condition(f, hides_templates(conn, f))
     rows = db.rows(
         conn,
         f"""
@@ -170,3 +182,31 @@ def best_passage(conn: apsw.Connection, doc_id: int, match: str | None) -> int |
     if best is None:
         best = conn.execute("SELECT id FROM passages WHERE doc_id = ? ORDER BY seq LIMIT 1", (doc_id,)).fetchone()
     return int(best[0]) if best is not None else None
+
+
+def notes_of(conn: apsw.Connection, pids: list[int], languages: bool) -> dict[int, tuple[int, str | None]]:
+    """Each passage's (document id, the document's language or None); ``languages``: whether
+    this epoch keeps documents' languages (one built before did not)."""
+    out: dict[int, tuple[int, str | None]] = {}
+    column = "d.lang" if languages else "NULL"
+    for start in range(0, len(pids), 500):
+        chunk = pids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        for pid, doc_id, lang in conn.execute(
+            f"SELECT p.id, p.doc_id, {column} FROM passages p JOIN documents d ON d.id = p.doc_id WHERE p.id IN ({marks})",
+            chunk,
+        ):
+            out[int(pid)] = (int(doc_id), lang if isinstance(lang, str) else None)
+    return out
+
+
+def languages_holding(conn: apsw.Connection, match: str) -> set[str]:
+    """The languages of the notes with a passage matching ``match`` (notes of no known language left out)."""
+    return {
+        str(lang)
+        for (lang,) in conn.execute(
+            "SELECT DISTINCT d.lang FROM passages_fts f JOIN passages p ON p.id = f.rowid "
+            "JOIN documents d ON d.id = p.doc_id WHERE passages_fts MATCH ? AND d.lang IS NOT NULL",
+            (match,),
+        )
+    }

@@ -4,9 +4,13 @@ Thai, Lao, Khmer and Myanmar.
 FTS5's unicode61 tokenizer splits at spaces and punctuation, so a Chinese sentence is
 one token and no word inside it can be found. Each run of such a script is indexed
 again as overlapping character bigrams, as Lucene's CJK analyser does
-(``全文检索`` → ``全文 文检 检索``), plus its last character alone; a query's run
-becomes the phrase of its bigrams, so ``文检索`` matches inside any sentence holding
-it, and a query of one character matches as a prefix of the bigrams.
+(``全文检索`` → ``全文 文检 检索``), plus its last character alone. A query's run becomes
+its bigrams as separate terms, ranked by BM25 as Lucene's CJK analyser ranks them, so
+``怎么设置快捷键`` finds the page about ``设置快捷键`` though no note holds the whole question;
+each two adjacent bigrams (three characters in a row) are also a phrase, so a note holding
+the question's words in its order ranks above one holding the same characters scattered:
+adjacency is a boost, never a requirement. A query of one character matches as a prefix of
+the bigrams.
 
 Bigrams rather than a dictionary segmenter (jieba, tinysegmenter, pythainlp): they
 need no dictionary, treat every script the same, never miss a word a dictionary lacks,
@@ -16,6 +20,7 @@ would cost more per character than the rest of indexing together.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 UNSPACED = (
@@ -57,19 +62,24 @@ def index_terms(text: str) -> str:
     return " ".join(" ".join(bigrams(m.group(0))) for m in RUN_RE.finditer(text))
 
 
+def run_terms(run: str) -> list[str]:
+    """A run's query terms: each bigram, then each pair of adjacent bigrams as a phrase
+    (``设置快捷`` → ``设置 置快 快捷 "设置 置快" "置快 快捷"``); one character a prefix term."""
+    if len(run) == 1:
+        return [run + PREFIX]
+    grams = [run[i : i + 2] for i in range(len(run) - 1)]
+    return grams + [f"{a} {b}" for a, b in itertools.pairwise(grams)]
+
+
 def query_terms(token: str) -> list[str]:
-    """Query terms for a word holding unspaced runs: a phrase of bigrams for each run of two
-    or more characters, a prefix term for a run of one; the spaced parts as they are."""
+    """Query terms for a word holding unspaced runs: each run's ``run_terms``; the spaced
+    parts as they are."""
     terms: list[str] = []
     last = 0
     for m in RUN_RE.finditer(token):
         if m.start() > last:
             terms.append(token[last : m.start()])
-        run = m.group(0)
-        if len(run) == 1:
-            terms.append(run + PREFIX)
-        else:
-            terms.append(" ".join(run[i : i + 2] for i in range(len(run) - 1)))
+        terms.extend(run_terms(m.group(0)))
         last = m.end()
     if last < len(token):
         terms.append(token[last:])

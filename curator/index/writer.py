@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import posixpath
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +46,9 @@ class DocInput:
     """Each passage's FTS columns (breadcrumb, body, extra), worked out by the writer when empty."""
     language: str = "en"
     """The note's language: how its words are stemmed."""
+    told: str | None = None
+    """The note's language when the note says it or its text tells it (None: ``language`` is the
+    default): search prefers notes in the question's language."""
     text: str | None = None
     """A derived document's whole text (a source item has no file to read it from)."""
     cite_keys: list[str] = field(default_factory=list)
@@ -80,6 +83,8 @@ class Writer:
         fp = get_json(conn, "fingerprint") or {}
         self.mode: str = fp.get("normalisation", {}).get("mode", "fold+stem")
         self.languages: set[str] = set()
+        self.told: set[str] = set()
+        """The languages notes said or told (``DocInput.told``), for ``save_languages``."""
         # Passage ids are handed out here so a document's rows go in with executemany.
         self.next_id = db.count(conn, "SELECT max(id) FROM passages") + 1
         sightings.ensure(conn)
@@ -137,6 +142,8 @@ class Writer:
         bodies = doc.body_hashes or [body_hash(text) for _s, _a, _b, _crumb, text in doc.passages]
         columns = doc.fts or [fts_row(crumb, text, doc.language, self.mode) for _s, _a, _b, crumb, text in doc.passages]
         self.languages.add(doc.language)
+        if doc.told:
+            self.told.add(doc.told)
         reused = sum(1 for h in hashes if h in reuse) if self.vectors else 0
         complete = 0 if self.vectors and reused < len(hashes) else 1
         row = (
@@ -150,19 +157,20 @@ class Writer:
             json.dumps(doc.meta, ensure_ascii=False, default=str, sort_keys=True),
             doc.body_line,
             complete,
+            doc.told,
         )
         if existing is not None:
             self._clear(existing)
             c.execute(
                 "UPDATE documents SET kp_id=?, namespace=?, title=?, size=?, mtime_ns=?, blob=?, date=?, meta=?, "
-                "body_line=?, complete=? WHERE id=?",
+                "body_line=?, complete=?, lang=? WHERE id=?",
                 (*row, existing),
             )
             doc_id = existing
         else:
             c.execute(
                 "INSERT INTO documents(source, path, kp_id, namespace, title, size, mtime_ns, blob, date, meta, "
-                "body_line, complete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "body_line, complete, lang) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (doc.source, doc.path, *row),
             )
             doc_id = c.last_insert_rowid()
@@ -211,12 +219,16 @@ class Writer:
         return len(doc.passages), reused
 
 
-def save_languages(conn: apsw.Connection, written: set[str]) -> None:
-    """Add the languages of the notes just written to those the query side stems for."""
+def save_languages(conn: apsw.Connection, written: set[str], told: Collection[str] = ()) -> None:
+    """Add the languages of the notes just written to those the query side stems for, and
+    the languages notes said or told to those search may prefer (``told``)."""
 
     known = set(get_json(conn, "languages", []))
     if not written <= known:
         set_json(conn, "languages", sorted(known | written))
+    said = set(get_json(conn, "told_languages", []))
+    if not set(told) <= said:
+        set_json(conn, "told_languages", sorted(said | set(told)))
 
 
 def _keys(doc: DocInput) -> list[tuple[str, int]]:

@@ -112,6 +112,9 @@ class Service:
             for n, hit in enumerate(hits, start=1):
                 reply.say(f"\n{n}. {hit['cite']}  score {hit['score']}")
                 reply.quote_snippet(hit["path"], hit["start_line"], hit["end_line"], hit["snippet"])
+                if hit["also"]:
+                    # Other passages of the same note: one hit per note, its other matches cited.
+                    reply.say("   also " + ", ".join(a["cite"] for a in hit["also"]))
         for w in data["warnings"]:
             reply.say(f"warning: {w}")
         return reply.answer(data)

@@ -14,6 +14,7 @@ from curator.index import attached, db, reading
 from curator.index import boilerplate as boilerplate_index
 from curator.index.db import ATTACHMENT
 from curator.leaks import find_secrets
+from curator.search import asker as askers
 from curator.search import boilerplate
 from curator.search import legs as legs_mod
 from curator.search.filters import Filters, Leg
@@ -31,6 +32,19 @@ class QueryWithheld(EmbedderError):
         self.kinds = kinds
 
 
+ALSO = 3
+"""Other passages of a hit's note listed with it, at most (best first)."""
+
+
+@dataclass
+class Also:
+    """Another passage of a hit's note that matched: cited beside the hit, not a slot of its own."""
+
+    breadcrumb: str
+    start_line: int
+    end_line: int
+
+
 @dataclass
 class Hit:
     passage_id: int
@@ -46,6 +60,12 @@ class Hit:
     legs: dict[str, dict[str, float]] = field(default_factory=dict)
     link: str | None = None
     """Where a person opens a source item (``zotero://select/...``); None for notes."""
+    also: list[Also] = field(default_factory=list)
+    """Other passages of the same note among the results, best first: one slot per note."""
+    language: str | None = None
+    """The note's language, when it says or tells it."""
+    boost: float = 1.0
+    """Its weight in fusion: above 1 when it is written in the question's language."""
     pages: list[int] | None = None
     """An attachment's page starts (``index.attached``): which page its lines are on."""
 
@@ -53,7 +73,10 @@ class Hit:
     def cite(self) -> str:
         """A note's lines (``path:start-end``), an attachment's page (``paper.pdf#page=3``), or a
         source item's own reference (``zotero:KEY``, ``zotero:KEY#page=3`` in its PDF)."""
-        return attached.cite_of(self.source, self.path, self.pages, self.start_line, self.end_line)
+        return self.cite_lines(self.start_line, self.end_line)
+
+    def cite_lines(self, start: int, end: int) -> str:
+        return attached.cite_of(self.source, self.path, self.pages, start, end)
 
     def to_json(self, explain: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -66,6 +89,15 @@ class Hit:
             "cite": self.cite,
             "score": round(self.score, 6),
             "snippet": self.snippet,
+            "also": [
+                {
+                    "cite": self.cite_lines(a.start_line, a.end_line),
+                    "breadcrumb": a.breadcrumb,
+                    "start_line": a.start_line,
+                    "end_line": a.end_line,
+                }
+                for a in self.also
+            ],
         }
         if self.source != "vault":
             data["source"] = self.source
@@ -73,7 +105,9 @@ class Hit:
         if self.source == ATTACHMENT or self.pages:
             data["page"] = attached.page_of(self.pages, self.start_line)
         if explain:
-            data["explain"] = self.legs
+            data["explain"] = {**self.legs}
+            if self.boost != 1.0:
+                data["explain"]["language"] = {"note": self.language, "boost": self.boost}
         return data
 
 
@@ -84,6 +118,9 @@ class Result:
     epoch: str
     hits: list[Hit]
     warnings: list[str] = field(default_factory=list)
+    language: str | None = None
+    """The question's language, when search told it (``search.asker``)."""
+    language_by: str = ""
 
     def to_json(self, explain: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -92,6 +129,8 @@ class Result:
             "epoch": self.epoch,
             "hits": [h.to_json(explain) for h in self.hits],
         }
+        if explain:
+            data["language"] = {"question": self.language, "told_by": self.language_by or None}
         if self.warnings:
             data["warnings"] = self.warnings
         return data
@@ -107,6 +146,7 @@ class Searcher:
         self.spec = embedders.from_fingerprint(fp["embedder"], base_url)
         self.has_vectors = db.has_vectors(conn) and self.spec.provider != "none"
         self._embedder: embedders.Embedder | None = None
+        self._asker = askers.Asker()
 
     def embed_query(self, text: str) -> bytes:
         if self._embedder is None:
@@ -137,8 +177,8 @@ class Searcher:
             raise UsageError("the query has no words to search for")
         result, fused, ran = self.rank(query, mode=mode, filters=filters, links=links, k=k, depth=depth)
         if diversify:
-            fused = mmr(fused[: 4 * k], k, self._similarity)
-        result.hits = self._hits(fused[:k], ran, query)
+            fused = mmr(fused[: 4 * k], 4 * k, self._similarity)
+        result.hits = self._hits(self._by_note(fused, k), ran, query)
         return result
 
     def rank(
@@ -155,20 +195,24 @@ class Searcher:
         if mode not in MODES:
             raise UsageError(f"--mode must be one of {', '.join(MODES)}")
         filters = filters or Filters()
-        # One leg needs no more than k (the floor only looks at the best); fusion needs depth.
+        # A leg reads a few passages a note: hits are grouped by note, one slot each, and
+        # copies of a boilerplate passage leave a leg's list but one. Fusion needs depth.
         # Asked each time: a long-lived searcher (the MCP server's) sees what a reconcile counted.
         crowded = boilerplate_index.any_in(self.conn)
-        # Copies of a boilerplate passage leave a leg's list but one: a single leg reads further.
-        depth = depth or ((4 * k if crowded else k) if mode != "hybrid" and not links else max(100, 5 * k))
+        depth = depth or ((8 * k if crowded else 5 * k) if mode != "hybrid" and not links else max(100, 5 * k))
         result = Result(query, mode, self.epoch, [])
+        self._asker = asker = askers.of_index(self.conn, query)
         if (filters.since or filters.until) and not reading.dated_documents(self.conn):
             result.warnings.append(
                 "no note has a date (the frontmatter keys in notes.date_keys, default created and date), "
                 "so --since/--until match nothing"
             )
         ran: list[Leg] = []
+        if asker.multilingual and not asker.language:
+            askers.vote(self.conn, asker, legs_mod.words_of(query))
+        result.language, result.language_by = asker.language, asker.by
         if mode in ("hybrid", "lexical"):
-            ran.append(legs_mod.lexical(self.conn, query, filters, depth))
+            ran.append(legs_mod.lexical(self.conn, query, filters, depth, asker.language))
         if mode in ("hybrid", "vector"):
             if not self.has_vectors:
                 result.warnings.append("this index has no vectors (embedder: none); lexical results only")
@@ -186,12 +230,13 @@ class Searcher:
                     result.mode = "lexical"
         if crowded:
             boilerplate.damp(self.conn, ran)
-        fused = rrf(ran)
+        boost = askers.boosts(self.conn, asker, ran)
+        fused = rrf(ran, boost)
         if links:
             seeds = [pid for pid, _ in fused[: max(5, k)]]
             base = [leg for leg in ran if leg.name in ("lexical", "vector")]
-            ran.append(legs_mod.links(self.conn, seeds, filters, query, depth))
-            fused = keep_agreement(rrf(ran), base)
+            ran.append(legs_mod.links(self.conn, seeds, filters, query, depth, asker.language))
+            fused = keep_agreement(rrf(ran, askers.boosts(self.conn, asker, ran)), base)
         return result, fused, ran
 
     def _similarity(self, a: int, b: int) -> float:
@@ -209,13 +254,31 @@ class Searcher:
         tb = set(pb.text.lower().split()) if pb else set()
         return len(ta & tb) / (len(ta | tb) or 1)
 
-    def _hits(self, fused: list[tuple[int, float]], ran: list[Leg], query: str) -> list[Hit]:
-        ranks = {leg.name: {pid: (r, s) for r, (pid, s) in enumerate(leg.ranked, start=1)} for leg in ran}
-        hits = []
+    def _by_note(self, fused: list[tuple[int, float]], k: int) -> list[tuple[int, float, list[int]]]:
+        """The first ``k`` notes of ``fused``: each one's best passage, its score, and the note's
+        other passages in the list, best first (one slot per note)."""
+        askers.look_up(self.conn, self._asker, [pid for pid, _ in fused])
+        notes = self._asker.notes
+        slots: dict[int, tuple[int, float, list[int]]] = {}
         for pid, score in fused:
+            doc = notes.get(pid, (-pid, None))[0]
+            if doc in slots:
+                slots[doc][2].append(pid)
+            elif len(slots) < k:
+                slots[doc] = (pid, score, [])
+        return list(slots.values())
+
+    def _hits(self, grouped: list[tuple[int, float, list[int]]], ran: list[Leg], query: str) -> list[Hit]:
+        ranks = {leg.name: {pid: (r, s) for r, (pid, s) in enumerate(leg.ranked, start=1)} for leg in ran}
+        asker = self._asker
+        hits = []
+        for pid, score, others in grouped:
             p = reading.passage(self.conn, pid)
             if p is None:
                 continue
+            also = [q for q in (reading.passage(self.conn, o) for o in others[:ALSO]) if q is not None]
+            language = asker.notes.get(pid, (0, None))[1]
+            boost = askers.BOOST if asker.language and language == asker.language else 1.0
             legs = {
                 name: {"rank": float(table[pid][0]), "score": round(table[pid][1], 6)}
                 for name, table in ranks.items()
@@ -235,6 +298,9 @@ class Searcher:
                     p.source,
                     legs,
                     p.link,
+                    [Also(q.breadcrumb, q.start_line, q.end_line) for q in also],
+                    language,
+                    boost,
                 )
             )
             if p.source != "vault":  # an attachment, or a source item with a PDF: its pages

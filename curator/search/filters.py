@@ -36,6 +36,8 @@ class Filters:
     source: str | None = None
     path_as_shown: bool = False
     """Match ``path`` against each path with its secrets redacted, as the MCP server shows it."""
+    templates: bool = False
+    """Search template notes too (``curator.index.template_notes``): they leave search by default."""
 
     def __post_init__(self) -> None:
         if self.path:

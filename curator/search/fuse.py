@@ -8,18 +8,21 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from curator.search.filters import Leg
 
 RRF_K = 60
 
 
-def rrf(legs: Sequence[Leg]) -> list[tuple[int, float]]:
+def rrf(legs: Sequence[Leg], boost: Mapping[int, float] | None = None) -> list[tuple[int, float]]:
+    """Passages by the sum of 1 / (k + rank) over the legs, each leg's share multiplied by the
+    passage's ``boost`` (a passage of a note in the question's language: ``search.asker``)."""
     scores: dict[int, float] = {}
+    boost = boost or {}
     for leg in legs:
         for rank, (pid, _score) in enumerate(leg.ranked, start=1):
-            scores[pid] = scores.get(pid, 0.0) + 1.0 / (RRF_K + rank)
+            scores[pid] = scores.get(pid, 0.0) + boost.get(pid, 1.0) / (RRF_K + rank)
     return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
 
 

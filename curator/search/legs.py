@@ -7,6 +7,7 @@ import apsw
 from curator.index import language, ranking
 from curator.index.db import get_json
 from curator.index.normalise import fts_query, query_terms
+from curator.index.segment import RUN_RE
 from curator.search.filters import Filters, Leg
 
 FLOOR = 0.05
@@ -15,19 +16,31 @@ WEIGHTS = (1.5, 1.0, 0.5)
 """bm25() column weights: breadcrumb (title and headings), body, identifier sub-words."""
 
 
-def terms_for(conn: apsw.Connection, query: str) -> list[str]:
-    """The query's terms as this epoch indexed words: its notes' languages, its normalisation."""
+def terms_for(conn: apsw.Connection, query: str, asker: str | None = None, every: bool = False) -> list[str]:
+    """The query's terms as this epoch indexed words: its notes' languages, its normalisation;
+    stemmed in the question's language ``asker`` when it is known (``every``: in each)."""
 
     mode = (get_json(conn, "fingerprint") or {}).get("normalisation", {}).get("mode", "fold+stem")
-    return query_terms(query, language.of_index(conn), mode)
+    return query_terms(query, language.of_index(conn), mode, asker, every)
 
 
-def lexical(conn: apsw.Connection, query: str, filters: Filters, depth: int) -> Leg:
+def words_of(query: str) -> list[str]:
+    """The question's own words, lower-cased, without stop words or runs of unspaced scripts."""
+    return [t for t in query_terms(query, mode="fold") if not RUN_RE.search(t)]
+
+
+def lexical(conn: apsw.Connection, query: str, filters: Filters, depth: int, asker: str | None = None) -> Leg:
     leg = Leg("lexical")
-    terms = terms_for(conn, query)
+    terms = terms_for(conn, query, asker)
     if not terms:
         return leg
     rows = ranking.bm25(conn, fts_query(terms), WEIGHTS, filters, depth)
+    if not rows and asker is None:
+        # A question of unknown language that no note holds as written: its words' stems in
+        # each language of the index ("Konfigurationsdatei" finds "Konfigurationsdateien").
+        wider = terms_for(conn, query, None, every=True)
+        if wider != terms:
+            rows = ranking.bm25(conn, fts_query(wider), WEIGHTS, filters, depth)
     if not rows:
         return leg
     best = -rows[0][1]
@@ -43,10 +56,12 @@ def vector(conn: apsw.Connection, query_vec: bytes, filters: Filters, depth: int
     return leg
 
 
-def links(conn: apsw.Connection, seeds: list[int], filters: Filters, query: str, depth: int) -> Leg:
+def links(
+    conn: apsw.Connection, seeds: list[int], filters: Filters, query: str, depth: int, asker: str | None = None
+) -> Leg:
     """Notes one link away from the top hits, ranked by how many of them point there."""
     leg = Leg("links")
-    terms = terms_for(conn, query)
+    terms = terms_for(conn, query, asker)
     match = fts_query(terms) if terms else None
     for doc_id, count in ranking.linked_documents(conn, seeds, filters, depth):
         # The neighbour's passage that best matches the query, else its first.

@@ -14,18 +14,36 @@ def test_query_terms_match_the_document_side() -> None:
     assert query_terms("why is the database locked", mode="fold") == ["database", "locked"]
     assert query_terms("the", mode="fold") == ["the"]  # only stop words: keep them
     # English words go to FTS5's porter as they are; for notes in other languages each
-    # word is also looked up as its marked stem in that language
+    # word is also looked up exact, and stemmed in the question's own language only
     assert query_terms("why is the database locked") == ["database", "locked"]
-    assert query_terms("Einstellungen laden", ("en", "de")) == ["einstellungen", "einstell0", "laden", "lad0"]
-    # a language without a stemmer among the notes': the word marked as it is
-    assert query_terms("Templater", ("en", "zh")) == ["templater", "templater0"]
+    assert query_terms("Einstellungen laden", ("en", "de"), asker="de") == [
+        "einstellungen",
+        "einstellungen1",
+        "einstell0",
+        "laden",
+        "laden1",
+        "lad0",
+    ]
+    # a language without a stemmer among the notes': the word exact
+    assert query_terms("Templater", ("en", "zh")) == ["templater", "templater1"]
 
 
-def test_notes_in_other_languages_are_stemmed_by_their_rules_and_marked() -> None:
+def test_a_question_is_stemmed_in_its_own_language_only() -> None:
+    # an English question in a vault of English, French and German notes: no French or German
+    # stem of "tags" (tag0) that would match those notes' "tag" as if it were the same word
+    terms = query_terms("nested tags", ("en", "fr", "de"), asker="en")
+    assert not any(t.endswith("0") for t in terms), terms
+    # of unknown language: exact forms only, no stems of any language
+    assert query_terms("nested tags", ("en", "fr", "de")) == ["nested", "nested1", "tags", "tags1"]
+    # an English question's words weigh double in English notes (a term twice counts twice)
+    assert terms == ["nested", "nested", "nested1", "tags", "tags", "tags1"]
+
+
+def test_notes_in_other_languages_are_indexed_exact_and_stemmed() -> None:
     from curator.index.normalise import fts_row
 
     crumb, body, _extra = fts_row("Einstellungen", "Die Dateien werden geladen.", "de", "fold+stem")
-    assert (crumb, body) == ("einstell0", "die0 datei0 werd0 gelad0")
+    assert (crumb, body) == ("einstellungen1 einstell0", "die1 die0 dateien1 datei0 werden1 werd0 geladen1 gelad0")
     assert fts_row("Settings", "Files are loaded.", "en", "fold+stem")[:2] == ("Settings", "Files are loaded.")
     assert fts_row("Einstellungen", "geladen", "de", "fold")[:2] == ("Einstellungen", "geladen")  # no stemming
 

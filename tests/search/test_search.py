@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import GitVault
 
-HIT_KEYS = {"kp_id", "path", "title", "breadcrumb", "start_line", "end_line", "cite", "score", "snippet"}
+HIT_KEYS = {"kp_id", "path", "title", "breadcrumb", "start_line", "end_line", "cite", "score", "snippet", "also"}
 
 
 @pytest.fixture

@@ -1,0 +1,95 @@
+"""The question's language, and the preference search gives notes written in it.
+
+A vault in several languages holds the same page in each: the asker's own comes first, the
+others stay in the list below it. The question's language is told by its text
+(``curator.index.detect``: its script, its function words), else by the notes its words are
+found in: each word votes for the languages of the notes that hold it, its vote shared among
+them, so a word every translation keeps (``Evernote``, ``Bases``) says little and a word of one
+language says much (``Tastenkürzel ändern`` is German because only German notes hold those
+words). A question whose words two languages share as much (``importar notas``: Spanish and
+Portuguese) prefers nothing.
+
+The preference is a weight inside fusion, on both legs alike: a passage of a note in the
+question's language counts ``BOOST`` times its reciprocal rank in each leg, so with k=60 it
+passes a passage in another language that a leg ranked up to about a dozen places above it,
+and never leaves the list. An index of notes in one language (SciFact, most vaults) is not
+touched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import apsw
+
+from curator.index import db
+from curator.index.detect import detect
+from curator.index.language import EXACT
+from curator.index.normalise import fts_query
+from curator.index.ranking import languages_holding, notes_of
+from curator.search.filters import Leg
+
+BOOST = 1.2
+"""The weight of a passage in the question's language, in each leg's share of the fused score."""
+LEAD = 1.5
+"""How far one language's vote must lead the next one's for it to be taken as the question's."""
+WORDS = 8
+"""The question's words that vote, at most (each costs a look-up in the index)."""
+
+
+@dataclass
+class Asker:
+    """What search knows of the question's language in this index."""
+
+    languages: frozenset[str] = frozenset()
+    """The languages the index's notes say or tell (``told_languages``)."""
+    language: str | None = None
+    """The question's language, once known."""
+    by: str = ""
+    """How it was told: ``text`` or ``notes``."""
+    notes: dict[int, tuple[int, str | None]] = field(default_factory=dict)
+    """Passage id → (document id, its language), filled as passages are looked at."""
+
+    @property
+    def multilingual(self) -> bool:
+        return len(self.languages) > 1
+
+
+def of_index(conn: apsw.Connection, query: str) -> Asker:
+    """The index's languages, and the question's when its text tells it."""
+    told = db.get_json(conn, "told_languages", None)
+    asker = Asker(frozenset(told or ()))
+    if asker.multilingual:
+        asker.language = detect(query, asker.languages, short=True)
+        asker.by = "text" if asker.language else ""
+    return asker
+
+
+def look_up(conn: apsw.Connection, asker: Asker, pids: list[int]) -> None:
+    todo = [pid for pid in dict.fromkeys(pids) if pid not in asker.notes]
+    if todo:
+        asker.notes.update(notes_of(conn, todo, asker.multilingual))
+
+
+def vote(conn: apsw.Connection, asker: Asker, words: list[str]) -> None:
+    """Take the question's language from the notes its ``words`` are found in (each word's
+    vote shared among the languages of the notes holding it), when one language leads."""
+    if asker.language or not asker.multilingual:
+        return
+    tally: dict[str, float] = {}
+    for word in words[:WORDS]:
+        held = languages_holding(conn, fts_query([word, word + EXACT]))
+        for lang in held:
+            tally[lang] = tally.get(lang, 0.0) + 1.0 / len(held)
+    ranked = sorted(tally.values(), reverse=True)
+    if ranked and ranked[0] >= 0.5 and (len(ranked) == 1 or ranked[0] >= LEAD * ranked[1]):
+        asker.language = max(tally, key=lambda lang: tally[lang])
+        asker.by = "notes"
+
+
+def boosts(conn: apsw.Connection, asker: Asker, legs: list[Leg]) -> dict[int, float]:
+    """The fusion weight of every passage in ``legs`` written in the question's language."""
+    if not asker.language:
+        return {}
+    look_up(conn, asker, [pid for leg in legs for pid, _ in leg.ranked])
+    return {pid: BOOST for pid, (_doc, lang) in asker.notes.items() if lang == asker.language}

@@ -1,0 +1,141 @@
+"""Search as people type in every language: unspaced questions, Korean particles, the asker's
+language first, a question stemmed in its own language only."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import GitVault, make_git_vault
+
+HOTKEYS_ZH = "快捷键是命令的键盘快捷方式。\n\n## 设置快捷键\n\n打开设置，选择快捷键，为命令分配键盘组合。"
+HOTKEYS_TW = "快捷鍵是命令的鍵盤快捷方式。\n\n## 設定快捷鍵\n\n開啟設定，選擇快捷鍵，為命令分配鍵盤組合。"
+HOTKEYS_JA = "ホットキーはコマンドのキーボードショートカットです。\n\n## ホットキーを設定する\n\n設定を開いて快捷键を選びます。"
+NOTES = {
+    "zh/用户界面/快捷键.md": ("快捷键", HOTKEYS_ZH),
+    "zh-TW/使用者介面/快捷鍵.md": ("快捷鍵", HOTKEYS_TW),
+    "ja/ホットキー.md": ("ホットキー", HOTKEYS_JA),
+    "zh/插件/白板.md": ("白板", "白板是一个无限的画布，你可以在上面添加卡片和笔记。"),
+    "ko/편집/태그.md": ("태그", "태그는 노트를 빠르게 찾도록 도와주는 키워드예요. 중첩 태그는 슬래시로 써요."),
+    "ko/플러그인/캔버스.md": ("캔버스", "캔버스는 카드를 자유롭게 배치하는 공간이에요."),
+    "de/Tastenkürzel.md": (
+        "Tastenkürzel",
+        "Tastenkürzel sind Tastenkombinationen für Befehle. Du kannst sie in den Einstellungen ändern.",
+    ),
+    "fr/Raccourcis.md": (
+        "Raccourcis clavier",
+        "Les raccourcis clavier sont des combinaisons de touches pour les commandes. "
+        "Vous pouvez les changer dans les paramètres.",
+    ),
+    "en/Hotkeys.md": (
+        "Hotkeys",
+        "Hotkeys are keyboard shortcuts for commands. You can change a hotkey in the settings at any time.",
+    ),
+    "en/Tags.md": ("Tags", "Tags are keywords. Nested tags use a slash, like inbox/to-read, and you can search them."),
+    "fr/Tag.md": ("Tag", "Tag : un tag, des tags."),
+}
+
+
+def _index(root, languages: bool) -> None:  # type: ignore[no-untyped-def]
+    from curator.cli.main import main
+
+    assert main(["--vault", str(root), "--index-dir", str(root.parent / "idx"), "index", "--quiet"]) == 0
+
+
+def _vault(tmp_path_factory: pytest.TempPathFactory, name: str, config: str) -> GitVault:
+    v = make_git_vault(tmp_path_factory.mktemp(name) / "vault")
+    v.write(".kp/config.yaml", config)
+    for path, (title, body) in NOTES.items():
+        v.write(path, f"# {title}\n\n{body}\n")
+    v.commit()
+    _index(v.root, False)
+    return v
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory: pytest.TempPathFactory) -> GitVault:
+    """A vault that says nothing of its notes' languages, as most do."""
+    return _vault(tmp_path_factory, "plain", "embedder:\n  provider: none\n")
+
+
+@pytest.fixture(scope="module")
+def configured(tmp_path_factory: pytest.TempPathFactory) -> GitVault:
+    """The same vault with index.languages set for each folder, as the docs recommend."""
+    folders = "".join(f"    '{code}/': {code}\n" for code in ("zh", "zh-TW", "ja", "ko", "de", "fr", "en"))
+    return _vault(tmp_path_factory, "configured", f"embedder:\n  provider: none\nindex:\n  languages:\n{folders}")
+
+
+def _search(cli, v: GitVault, query: str, *extra: str) -> dict:  # type: ignore[no-untyped-def]
+    r = cli("--vault", v.root, "--index-dir", v.root.parent / "idx", "--json", "search", query, "--mode", "lexical", *extra)
+    assert r.code == 0, r
+    return json.loads(r.out)
+
+
+def _paths(cli, v: GitVault, query: str) -> list[str]:  # type: ignore[no-untyped-def]
+    return [h["path"] for h in _search(cli, v, query)["hits"]]
+
+
+def test_an_unspaced_question_finds_the_page_its_words_find(plain: GitVault, cli) -> None:
+    # the question's bigrams are separate terms ranked by BM25, not one phrase the note must hold
+    assert _paths(cli, plain, "设置快捷键")[0] == "zh/用户界面/快捷键.md"
+    assert _paths(cli, plain, "怎么设置快捷键")[0] == "zh/用户界面/快捷键.md"
+    assert _paths(cli, plain, "白板里怎么添加卡片")[0] == "zh/插件/白板.md"
+
+
+def test_adjacent_characters_rank_above_scattered_ones(plain: GitVault, cli) -> None:
+    # 快捷键 in a row (the zh page) ranks above a page holding 快捷 and 键 apart
+    paths = _paths(cli, plain, "快捷键")
+    assert paths.index("zh/用户界面/快捷键.md") < paths.index("ja/ホットキー.md")
+
+
+def test_a_korean_word_with_its_particle_finds_the_word(plain: GitVault, cli) -> None:
+    # 태그를 (tag + object particle) finds the page that writes 태그는 and 태그
+    assert _paths(cli, plain, "태그를 중첩해서 쓰는 방법")[0] == "ko/편집/태그.md"
+    assert _paths(cli, plain, "캔버스에 카드를 추가하려면")[0] == "ko/플러그인/캔버스.md"
+
+
+def test_the_askers_language_comes_first_and_the_others_stay(plain: GitVault, cli) -> None:
+    # Simplified Chinese: the zh page before the zh-TW and ja copies, which stay in the list
+    data = _search(cli, plain, "怎么设置快捷键", "--explain")
+    paths = [h["path"] for h in data["hits"]]
+    assert paths[0] == "zh/用户界面/快捷键.md", paths
+    assert "zh-TW/使用者介面/快捷鍵.md" in paths
+    assert data["language"] == {"question": "zh", "told_by": "text"}
+    assert data["hits"][0]["explain"]["language"] == {"note": "zh", "boost": 1.2}
+    # Traditional: the zh-TW page first
+    assert _paths(cli, plain, "怎麼設定快捷鍵")[0] == "zh-TW/使用者介面/快捷鍵.md"
+
+
+def test_a_question_told_by_the_notes_its_words_are_in(plain: GitVault, cli) -> None:
+    # no function word says German; only German notes hold these words
+    data = _search(cli, plain, "Tastenkürzel ändern", "--explain")
+    assert data["language"] == {"question": "de", "told_by": "notes"}
+    assert data["hits"][0]["path"] == "de/Tastenkürzel.md"
+
+
+def test_explain_shows_the_language_on_the_command_line(plain: GitVault, cli) -> None:
+    r = cli("--vault", plain.root, "--index-dir", plain.root.parent / "idx", "search", "怎么设置快捷键", "--explain")
+    assert r.code == 0, r
+    assert "question's language: zh (told by its text)" in r.out
+    assert "×1.2 in the question's language (zh)" in r.out
+
+
+@pytest.mark.parametrize("query", ["nested tags", "how do I change a hotkey"])
+def test_index_languages_do_not_make_an_english_question_worse(plain: GitVault, configured: GitVault, cli, query: str) -> None:
+    # stemmed in every configured language, "tags" became French "tag0" and the French page
+    # holding "tag" four times came first; stemmed in its own language it stays English
+    first = _paths(cli, plain, query)[0]
+    assert first.startswith("en/")
+    assert _paths(cli, configured, query)[0] == first
+
+
+def test_an_exact_word_counts_for_more_than_its_stem(tmp_path_factory: pytest.TempPathFactory, cli) -> None:
+    v = make_git_vault(tmp_path_factory.mktemp("exact") / "vault")
+    v.write(".kp/config.yaml", "embedder:\n  provider: none\nindex:\n  languages:\n    'de/': de\n")
+    # the same stem (einstell): the short note says it inflected, the long one as asked
+    v.write("de/kurz.md", "# Kurz\n\nDie Einstellung.\n")
+    v.write("de/lang.md", "# Lang\n\nHier stehen die Einstellungen für alles, was man hier ändern kann, und mehr.\n")
+    v.commit()
+    _index(v.root, True)
+    assert _paths(cli, v, "die Einstellungen")[0] == "de/lang.md"

@@ -1,0 +1,117 @@
+"""One slot per note: a note's best passage is its hit, its other matching passages are cited
+with it; template notes leave search; a note is found by its title and its aliases."""
+
+from __future__ import annotations
+
+import json
+
+import anyio
+import pytest
+
+from tests.conftest import GitVault, make_git_vault
+from tests.mcp.harness import connect, ok, text
+
+LONG = """# Backups
+
+Keep backups of the vault.
+
+## Backups on a drive
+
+Copy the vault to an external drive: backups you can hold.
+
+## Backups in the cloud
+
+Cloud backups keep a copy of the vault off site.
+
+## Restoring backups
+
+Restore from the newest of your backups.
+"""
+
+
+@pytest.fixture(scope="module")
+def slots(tmp_path_factory: pytest.TempPathFactory) -> GitVault:
+    v = make_git_vault(tmp_path_factory.mktemp("slots") / "vault")
+    v.write(".kp/config.yaml", "embedder:\n  provider: none\n")
+    v.write("backups.md", LONG)
+    v.write("sync.md", "# Sync\n\nSync is not one of the backups: a deletion syncs too.\n")
+    v.write("trash.md", "# Trash\n\nDeleted notes go to the trash, not to backups.\n")
+    v.write("Templates/Meeting.md", "# <% tp.file.title %>\n\nBackups: <% tp.date.now() %>\nAttendees:\n")
+    v.write(
+        "hypervisors/proxmox.md",
+        "---\ntitle: Proxmox Virtual Environment\naliases: [PVE, Proxmox]\n---\n# Setup\n\nInstall it on bare metal.\n",
+    )
+    v.commit()
+    from curator.cli.main import main
+
+    assert main(["--vault", str(v.root), "--index-dir", str(v.root.parent / "idx"), "index", "--quiet"]) == 0
+    return v
+
+
+def _search(cli, v: GitVault, query: str, *extra: str) -> dict:  # type: ignore[no-untyped-def]
+    r = cli("--vault", v.root, "--index-dir", v.root.parent / "idx", "--json", "search", query, *extra)
+    assert r.code == 0, r
+    return json.loads(r.out)
+
+
+def test_a_note_takes_one_slot_and_cites_its_other_passages(slots: GitVault, cli) -> None:
+    hits = _search(cli, slots, "backups", "--mode", "lexical")["hits"]
+    paths = [h["path"] for h in hits]
+    assert len(paths) == len(set(paths)), paths  # before: backups.md in four slots of five
+    assert set(paths) == {"backups.md", "sync.md", "trash.md"}
+    first = hits[0]
+    assert first["path"] == "backups.md"
+    also = first["also"]
+    assert len(also) == 3 and all(a["cite"].startswith("backups.md:") for a in also)
+    assert {a["breadcrumb"] for a in also} | {first["breadcrumb"]} == {
+        "Backups",
+        "Backups › Backups on a drive",
+        "Backups › Backups in the cloud",
+        "Backups › Restoring backups",
+    }
+    lines = (slots.root / "backups.md").read_text().split("\n")
+    for a in also:  # each extra cite names real lines of the note
+        assert a["cite"] == f"backups.md:{a['start_line']}-{a['end_line']}"
+        assert "backups" in "\n".join(lines[a["start_line"] - 1 : a["end_line"]]).lower()
+    assert all(h["also"] == [] for h in hits[1:])
+
+
+def test_k_counts_notes_not_passages(slots: GitVault, cli) -> None:
+    hits = _search(cli, slots, "backups", "--mode", "lexical", "--k", "2")["hits"]
+    assert [h["path"] for h in hits][:1] == ["backups.md"] and len({h["path"] for h in hits}) == 2
+
+
+def test_the_command_line_lists_the_other_cites_under_the_hit(slots: GitVault, cli) -> None:
+    r = cli("--vault", slots.root, "--index-dir", slots.root.parent / "idx", "search", "backups", "--mode", "lexical")
+    assert r.code == 0, r
+    assert r.out.count("backups.md:") == 4 and "   also backups.md:" in r.out
+
+
+def test_template_notes_leave_search_unless_asked_for(slots: GitVault, cli) -> None:
+    assert "Templates/Meeting.md" not in [h["path"] for h in _search(cli, slots, "backups attendees")["hits"]]
+    asked = _search(cli, slots, "attendees", "--templates", "--mode", "lexical")["hits"]
+    assert [h["path"] for h in asked] == ["Templates/Meeting.md"]
+
+
+def test_a_note_is_found_by_its_aliases_and_its_title(slots: GitVault, cli) -> None:
+    assert [h["path"] for h in _search(cli, slots, "PVE", "--mode", "lexical")["hits"]] == ["hypervisors/proxmox.md"]
+    found = _search(cli, slots, "virtual environment", "--mode", "lexical")["hits"]
+    assert [h["path"] for h in found] == ["hypervisors/proxmox.md"]
+
+
+def test_kp_search_gives_one_hit_per_note_with_its_other_cites(
+    slots: GitVault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CURATOR_EMBEDDER", "none")
+    monkeypatch.setenv("CURATOR_INDEX_DIR", str(slots.root.parent / "idx"))
+
+    async def scenario() -> tuple[dict, str]:
+        async with connect(slots.root) as c:
+            r = await c.call_tool("kp_search", {"query": "backups", "k": 5, "mode": "lexical"})
+            return ok(r), text(r)
+
+    data, said = anyio.run(scenario)
+    paths = [h["path"] for h in data["hits"]]
+    assert len(paths) == len(set(paths)) and paths[0] == "backups.md"
+    assert len(data["hits"][0]["also"]) == 3
+    assert "also backups.md:" in said
