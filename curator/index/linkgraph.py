@@ -75,3 +75,9 @@ def anchor_line(conn: apsw.Connection, doc_id: int, anchor: str | None) -> int |
         if last is not None and anchors.heading_matches(last, anchor):
             return int(start)
     return None
+
+
+def link_kinds(conn: apsw.Connection) -> dict[str, int]:
+    """How many links of each kind (wikilink, embed, markdown, cite) the vault's notes write:
+    the vault's own link style, for what Curator writes into it."""
+    return {str(kind): int(n) for kind, n in conn.execute("SELECT kind, count(*) FROM links GROUP BY kind")}

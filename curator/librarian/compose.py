@@ -16,13 +16,13 @@ import apsw
 from curator import clock, output
 from curator.embedders import base as embedders
 from curator.errors import EmbedderError, EpochMismatch
-from curator.index import catalog, reading
+from curator.index import catalog, linkgraph, reading
 from curator.index import epoch as epochs
 from curator.index.reconcile import reconcile
 from curator.index.serving import Opened, open_serving
 from curator.librarian import anchor as anchor_mod
 from curator.librarian import candidates as cands
-from curator.librarian import render, scoring, summary
+from curator.librarian import links, render, scoring, summary
 from curator.librarian.history import added_times
 from curator.search.legs import WEIGHTS
 from curator.settings import Settings
@@ -182,11 +182,18 @@ def compose(vault: Vault, settings: Settings, index_dir: str, opts: Options) -> 
         ranked = scoring.score_all(sel.candidates, sims, now, opts.half_life_days)
         terms = summary.terms(anchor.body) if kind != scoring.RECENCY else set()
         entries = _entries(conn, ranked, opts.k, terms)
+        linker = _linker(vault, settings, conn)
     finally:
         conn.close()
     result.method, result.ranked, result.entries, result.anchor = method, ranked, entries, anchor.path
     result.kp_id = mint()
     result.title = render.title_of(window)
-    digest_dir = settings.notes.digest_dir
-    result.text = render.render(result.kp_id, window, method, anchor.path, len(ranked), entries, digest_dir)
+    result.text = render.render(result.kp_id, window, method, anchor.path, len(ranked), entries, linker)
     return result
+
+
+def _linker(vault: Vault, settings: Settings, conn: apsw.Connection) -> links.Linker:
+    """Links in the vault's own style, each checked with the resolver over the index's notes."""
+    kinds = linkgraph.link_kinds(conn)
+    style = links.vault_style(vault.root, kinds.get("wikilink", 0), kinds.get("markdown", 0))
+    return links.Linker(style, settings.notes.digest_dir, linkgraph.load(conn).resolver)

@@ -17,15 +17,14 @@ them apart ("Also: 7.4, 7.5").
 from __future__ import annotations
 
 import json
-import posixpath
 import re
 from collections import Counter
 from dataclasses import dataclass
-from urllib.parse import quote
 
 from curator import clock
 from curator.index.db import ATTACHMENT, VAULT
 from curator.librarian.candidates import Window
+from curator.librarian.links import Linker
 from curator.librarian.scoring import BM25, COSINE, Method, Scored
 from curator.unsafe import strip_unsafe
 
@@ -65,15 +64,24 @@ def label(text: str) -> str:
     return one_line(text).translate(_LABEL).lstrip("#").strip() or "(untitled)"
 
 
-def link(scored: Scored, digest_dir: str, name: str | None = None) -> str:
+def link(scored: Scored, linker: Linker, name: str | None = None) -> str:
+    """A note by its path, as Obsidian opens it (``curator.librarian.links``); an attachment by a
+    relative link; a source's item by its reference, which Curator resolves."""
     doc = scored.candidate.doc
     name = label(doc.title) if name is None else label(name)
+    if doc.source == VAULT:
+        return linker.link(doc.path, name)
+    if doc.source == ATTACHMENT:  # a file of the vault: a relative link opens it
+        return f"[{name}]({linker.markdown_target(doc.path)})"
     if doc.kp_id and _SAFE_REF.fullmatch(doc.kp_id):
         return f"[[{doc.kp_id}|{name}]]"
-    if doc.source in (VAULT, ATTACHMENT):  # a file of the vault: a relative link opens it
-        target = quote(posixpath.relpath(doc.path, digest_dir.strip("/") or "."), safe="/")
-        return f"[{name}]({target})"
     return f"{name} ({label(doc.kp_id or f'{doc.source}:{doc.path}')})"
+
+
+def identity(scored: Scored) -> str:
+    """What Curator knows a linked note by: its kp_id, else its path (a source's item: its reference)."""
+    doc = scored.candidate.doc
+    return doc.kp_id or (doc.path if doc.source in (VAULT, ATTACHMENT) else f"{doc.source}:{doc.path}")
 
 
 def group_of(scored: Scored, counts: Counter[str]) -> str:
@@ -102,12 +110,12 @@ def where(path: str, of: str) -> str:
     return path
 
 
-def _alike(e: Entry, digest_dir: str) -> str:
+def _alike(e: Entry, linker: Linker) -> str:
     if not e.alike:
         return ""
     lead = e.scored.candidate.doc
     names = [
-        link(s, digest_dir, where(s.candidate.doc.path, lead.path) if s.candidate.doc.source == lead.source else None)
+        link(s, linker, where(s.candidate.doc.path, lead.path) if s.candidate.doc.source == lead.source else None)
         for s in e.alike
     ]
     return f" Also: {', '.join(names)}."
@@ -130,8 +138,12 @@ def _q(value: str | None) -> str:
     return "null" if value is None else json.dumps(value, ensure_ascii=False)
 
 
-def frontmatter(kp_id: str, title: str, window: Window, method: Method, anchor: str, count: int, shown: int) -> str:
+def frontmatter(
+    kp_id: str, title: str, window: Window, method: Method, anchor: str, count: int, entries: list[Entry]
+) -> str:
+    """``entries`` in the order the body lists them (grouped)."""
     since = clock.iso(window.since) if window.since else None
+    linked = [identity(s) for e in entries for s in (e.scored, *e.alike)]
     until = clock.iso(window.until)
     return "\n".join(
         [
@@ -152,7 +164,10 @@ def frontmatter(kp_id: str, title: str, window: Window, method: Method, anchor: 
             f"    k: {method.k}",
             f"    anchor: {_q(anchor)}",
             f"  candidates: {count}",
-            f"  shown: {shown}",
+            f"  shown: {len(entries)}",
+            # The identities of the notes linked below, in their order: the links name paths
+            # (what Obsidian opens), these what Curator knows each note by.
+            f"  notes: [{', '.join(_q(i) for i in linked)}]",
             "---",
         ]
     )
@@ -163,26 +178,27 @@ def title_of(window: Window) -> str:
 
 
 def render(
-    kp_id: str, window: Window, method: Method, anchor: str, count: int, entries: list[Entry], digest_dir: str
+    kp_id: str, window: Window, method: Method, anchor: str, count: int, entries: list[Entry], linker: Linker
 ) -> str:
     title = title_of(window)
     since = f"since {clock.iso(window.since)}" if window.since else "in the vault (the first digest)"
     new = f"{count} note{'s' if count != 1 else ''} new {since}"
     shown = f"the {len(entries)} that score highest" if len(entries) < count else "all of them"
+    grouped = groups(entries)
+    listed = [e for _name, members in grouped for e in members]
     lines = [
-        frontmatter(kp_id, title, window, method, anchor, count, len(entries)),
+        frontmatter(kp_id, title, window, method, anchor, count, listed),
         f"# {title}",
         "",
         f"{new}; {shown} below. {_method_sentence(method, anchor)}",
     ]
-    grouped = groups(entries)
     for name, members in grouped:
         # One group of untagged notes (a vault without tags) needs no heading.
         lines += [""] if [n for n, _ in grouped] == [UNTAGGED] else ["", f"## {label(name)}", ""]
         for e in members:
             c = e.scored.candidate
-            text = f"- {link(e.scored, digest_dir)} ({c.day})"
+            text = f"- {link(e.scored, linker)} ({c.day})"
             if e.summary:
                 text += f" — {one_line(e.summary)}"
-            lines.append(text + _alike(e, digest_dir))
+            lines.append(text + _alike(e, linker))
     return "\n".join(lines) + "\n"

@@ -182,17 +182,15 @@ def test_titles_tags_and_sentences_cannot_break_the_digest(dvault: GitVault, cli
     assert out["auto_applicable"] and out["applied"]  # the validator found no forged marker
     digest = (dvault.root / out["path"]).read_text(encoding="utf-8")
     assert "<!--" not in digest and "-->" not in digest and "\u202e" not in digest
-    entry = next(line for line in digest.split("\n") if "kp:01J0000000000000000000H0ST" in line)
-    assert entry.startswith(
-        "- [[kp:01J0000000000000000000H0ST|Pipes - and )) brackets (( and ‹!-- curio:begin x --› and newlines]] "
-    )
+    entry = next(line for line in digest.split("\n") if line.startswith("- [[hostile|"))
+    assert entry.startswith("- [[hostile|Pipes - and )) brackets (( and ‹!-- curio:begin x --› and newlines]] ")
     # HTML comments are not indexed as text, so the sentence a marker sat inside reads
     # whole (and first); no marker reaches the digest either way.
     assert entry.endswith(" — Hybrid ranking, BM25, vectors and search with passages and citations.")
     assert "- [Odd path](../no-id%20%5Bx%5D%20%7C%20y%23z.md) (2026-06-14)" in digest
     for line in digest.split("\n"):
         if line.startswith("- "):
-            assert re.match(r"^- (\[\[kp:[0-9A-Z]+\|[^\[\]|]+\]\]|\[[^\[\]]+\]\([^()\s]+\)) \(\d{4}-\d\d-\d\d\)", line)
+            assert re.match(r"^- (\[\[[^\[\]|#^]+\|[^\[\]|]+\]\]|\[[^\[\]]+\]\([^()\s]+\)) \(\d{4}-\d\d-\d\d\)", line)
     # The digest links resolve: indexed, its links point at the notes it lists.
     r = cli("--vault", dvault.root, "relate", out["path"], "--json")
     assert r.code == 0, r

@@ -89,12 +89,16 @@ def test_the_digest_note_groups_links_and_quotes_the_notes(dvault: GitVault, cli
     sections = re.findall(r"^## (.+)$", text, re.M)
     assert set(sections) == {"search", "garden", "Untagged"}
     search = text.split("## search\n", 1)[1].split("\n## ", 1)[0]
-    for kp, title in [("HYB", "Hybrid ranking"), ("CHK", "Chunking passages"), ("WAL", "WAL mode")]:
-        assert f"[[kp:01J00000000000000000000{kp}|{title}]]" in search
+    for path, title in [
+        ("search/hybrid", "Hybrid ranking"),
+        ("search/chunking", "Chunking passages"),
+        ("sqlite/wal", "WAL mode"),
+    ]:
+        assert f"[[{path}|{title}]]" in search  # by path, as Obsidian opens it
     # Groups follow their best entry; entries keep their rank inside a group.
-    rank = {e["kp_id"]: e["rank"] for e in out["entries"]}
+    rank = {e["path"].removesuffix(".md"): e["rank"] for e in out["entries"]}
     layout = [
-        (name, [rank[k] for k in re.findall(r"\[\[(kp:[0-9A-Z]+)\|", body)])
+        (name, [rank[k] for k in re.findall(r"\[\[([^|\]]+)\|", body)])
         for name, body in re.findall(r"^## (.+)\n\n((?:- .*\n)+)", text, re.M)
     ]
     assert [name for name, _ in layout] == sections
@@ -354,9 +358,7 @@ tags: [daily]
         ({}, "01 Templates/Daily.md"),  # no Obsidian settings: the folder's name says it
     ],
 )
-def test_templates_are_never_candidates(
-    dvault: GitVault, cli, settings: dict[str, str], template: str
-) -> None:
+def test_templates_are_never_candidates(dvault: GitVault, cli, settings: dict[str, str], template: str) -> None:
     for path, text in settings.items():
         dvault.write(path, text)
     dvault.write(template, TEMPLATE)

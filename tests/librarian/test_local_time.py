@@ -10,7 +10,7 @@ import zoneinfo
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from curator import clock
@@ -94,6 +94,7 @@ def test_daylight_saving_is_the_zones_own() -> None:
 ZONES = ["UTC", "Asia/Tokyo", "America/New_York", "Europe/Berlin", "Australia/Lord_Howe", "Asia/Kathmandu"]
 
 
+@settings(deadline=None)  # a zone's first load reads its file: slow on a busy machine, not wrong
 @given(
     st.datetimes(min_value=dt.datetime(1971, 1, 1), max_value=dt.datetime(2100, 1, 1)).map(
         lambda d: d.replace(microsecond=0)
