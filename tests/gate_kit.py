@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -140,6 +142,62 @@ def curator(
 ) -> subprocess.CompletedProcess[str]:
     """``curator --vault V ARGS`` as a process, without an embedder."""
     return run_process("--vault", v.root, *args, env={"CURATOR_EMBEDDER": "none", **(env or {})}, timeout=timeout)
+
+
+def at_a_terminal(
+    v: GitVault,
+    args: list[str],
+    at_prompt: Callable[[], None] | None = None,
+    *,
+    env: dict[str, str] | None = None,
+    unset: tuple[str, ...] = (),
+    answer: bytes = b"y\n",
+) -> tuple[int, str]:
+    """Run curator on ``v`` with a pseudo-terminal for its input and output, as a person at a
+    prompt does. ``at_prompt``: done once ``apply it?`` shows, before ``answer`` is typed (without
+    it, nothing is answered). ``env`` on top of no embedder, a dumb terminal and no pager (the
+    pager's own tests name one), less the variables in ``unset``. Returns the exit code and
+    everything it printed."""
+    import pty
+    import select
+
+    primary, secondary = pty.openpty()
+    environ = {**os.environ, "CURATOR_EMBEDDER": "none", "TERM": "dumb", "GIT_PAGER": "cat", **(env or {})}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "curator", "--vault", str(v.root), *args],
+        stdin=secondary,
+        stdout=secondary,
+        stderr=secondary,
+        env={k: v for k, v in environ.items() if k not in unset},
+        close_fds=True,
+    )
+    os.close(secondary)
+    said = b""
+
+    def read_until(marker: bytes | None) -> None:
+        nonlocal said
+        while marker is None or marker not in said:
+            ready, _, _ = select.select([primary], [], [], 60)
+            assert ready, said
+            try:
+                chunk = os.read(primary, 4096)
+            except OSError:  # the other end closed
+                chunk = b""
+            if not chunk:
+                break
+            said += chunk
+
+    try:
+        if at_prompt is not None:
+            read_until(b"apply it?")
+            at_prompt()
+            os.write(primary, answer)
+        read_until(None)  # everything until it exits
+        code = proc.wait(timeout=60)
+    finally:
+        proc.kill()
+        os.close(primary)
+    return code, said.decode("utf-8", "replace")
 
 
 def is_root() -> bool:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from curator import output, settings
+from curator.errors import CuratorError
 from curator.locations import default_index_dir, keep_private
 from curator.operations import journal
 from curator.vault import find_vault
@@ -71,6 +72,15 @@ class App:
         if configured:
             return configured_index_dir(self.vault(), configured)
         return default_index_dir(self.vault().root)
+
+    def verdicts(self) -> str | None:
+        """Where verdicts are kept between runs (``validator.verdicts``): ``verdicts/`` in the
+        index folder; None when that folder cannot be used (another user could write it, a bad
+        ``--index-dir``), and every verdict is judged afresh."""
+        try:
+            return os.path.join(self.index_dir(), "verdicts")
+        except (CuratorError, OSError):
+            return None
 
     def place(self) -> tuple[Vault, Settings, str]:
         """The vault, its settings and its index folder: what the layers below a command take."""

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import shlex
+import shutil
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import click
 
 from curator import output
+from curator.commands import pager
 from curator.commands.app import App
-from curator.errors import CheckFailed
+from curator.errors import CheckFailed, UsageError
 from curator.operations import apply as applier
 from curator.proposals import revision, store
 from curator.validator.state import RepoState
@@ -39,22 +45,20 @@ def run(
     shown = None
     if not yes:
         if not sys.stdin.isatty():
-            raise CheckFailed("apply needs confirmation", hint="pass --yes when not at a terminal")
-        from curator.diffview.console import print_proposal
-
+            raise UsageError("apply needs confirmation", hint="pass --yes when not at a terminal")
         proposal = store.load_within(vault.root, ulid, settings.limits)
         shown = proposal.digest() if proposal.exists else None  # what is applied is what was shown
         report = validate_proposal(RepoState(vault, settings), proposal)
         if proposal.exists and report.status != "pending":
             raise CheckFailed(f"proposal {ulid} is already {report.status}")  # nothing to ask about
-        # The same rows and colours as the review UI's diff pane.
-        print_proposal(report, settings.producers.names)
+        show(vault, report, settings.producers.names)
         for text in drift_lines(report):
             output.line(text)
         if not click.confirm("apply it?", default=False):
             output.line("not applied")
             return 1
-    done = applier.apply(vault, settings, ulid, by=by, commit=not no_commit, shown=shown)
+    with progress_line() as progress:
+        done = applier.apply(vault, settings, ulid, by=by, commit=not no_commit, shown=shown, progress=progress)
     drifted = drifted_paths(done.report)
     if app.json:
         output.emit_json({"id": ulid, "applied": True, "commit": done.commit, "paths": done.paths, "drifted": drifted})
@@ -81,11 +85,9 @@ def run_partial(app: App, ulid: str, yes: bool, no_commit: bool, only: tuple[str
     preview = revise.preview_partial(vault, settings, ulid, sel, by=by)
     if not yes:
         if not sys.stdin.isatty():
-            raise CheckFailed("apply needs confirmation", hint="pass --yes when not at a terminal")
-        from curator.diffview.console import print_proposal
-
+            raise UsageError("apply needs confirmation", hint="pass --yes when not at a terminal")
         output.line(f"keeping of {ulid}: only what follows, as a new revision that supersedes it")
-        print_proposal(preview, settings.producers.names)
+        show(vault, preview, settings.producers.names)
         if not click.confirm("stage this revision and apply it?", default=False):
             output.line("not applied; nothing was staged")
             return 1
@@ -115,6 +117,57 @@ def run_partial(app: App, ulid: str, yes: bool, no_commit: bool, only: tuple[str
     more = f" and {len(applied.paths) - SHOWN} more" if len(applied.paths) > SHOWN else ""
     output.line(f"{applied.report.id}: {where}: {shown}{more}")
     return 0
+
+
+def show(vault: Vault, report: ProposalReport, producers: tuple[str, ...] | list[str]) -> None:
+    """The proposal's diff, in the same rows and colours as the review UI's diff pane, through the
+    pager git would use (a 6,500-note proposal is a diff of tens of thousands of lines)."""
+    from rich.console import Console
+
+    from curator.diffview.console import print_proposal
+
+    buffer = io.StringIO()
+    width = shutil.get_terminal_size().columns
+    print_proposal(report, producers, Console(file=buffer, force_terminal=sys.stdout.isatty(), width=width, highlight=False))
+    sys.stdout.flush()
+    pager.page(buffer.getvalue(), pager.git_pager(vault.repo) if sys.stdout.isatty() else None)
+
+
+@contextmanager
+def progress_line() -> Iterator[applier.Progress]:
+    """What an apply is doing, on one line of stderr at a terminal, gone when it is done; nothing
+    when stderr is not a terminal (a script reads the result, not the steps)."""
+    if not sys.stderr.isatty():
+        yield lambda _step, _done, _total: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TaskID, TextColumn
+
+    bar = Progress(
+        SpinnerColumn(),
+        TextColumn("apply: {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    tasks: dict[str, TaskID] = {}
+    drawn = [0.0]
+
+    def update(step: str, done: int, total: int) -> None:
+        new = step not in tasks
+        for other, task in tasks.items():
+            if other != step:
+                bar.update(task, visible=False)
+        if new:
+            tasks[step] = bar.add_task(step, total=total or None)
+        bar.update(tasks[step], completed=done, visible=True)
+        if new or time.monotonic() - drawn[0] >= 0.1:
+            bar.refresh()  # each step drawn at least once, however quick, besides the spinner's own
+            drawn[0] = time.monotonic()
+
+    with bar:
+        yield update
 
 
 def drifted_paths(report: ProposalReport) -> list[dict[str, object]]:

@@ -2,7 +2,8 @@
 
 It never writes the repository, the index or a proposal. The staged and commit
 views keep one file of derived data in the git directory, the kp_ids of the last
-committed tree they read (``validator.id_cache``), which any run may rebuild.
+committed tree they read (``validator.id_cache``), which any run may rebuild; the
+work-tree view keeps its verdicts in the index folder (``validator.verdicts``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from curator.proposals.layout import EVENTS, PROPOSALS_DIR, owner_of
 from curator.settings import Settings
 from curator.validator import staged as view
 from curator.validator.notes import check_note
+from curator.validator.report import Judged, commits_to_json, commits_to_text, to_json, to_text
 from curator.validator.state import RepoState
 from curator.vault.discover import Vault
 from curator.vault.identity import is_ulid
@@ -62,7 +64,6 @@ def _pending(state: RepoState, ids: list[str]) -> list[str]:
 
 def _commits(app: App, spec: str, fmt: str) -> int:
     from curator.validator.history import check_range
-    from curator.validator.report import commits_to_json, commits_to_text
 
     reports = check_range(app.vault(), spec)
     sys.stdout.write(commits_to_json(reports) if (fmt == "json" or app.json) else commits_to_text(reports))
@@ -78,8 +79,8 @@ def run(
     staged: bool = False,
     commits: str | None = None,
 ) -> int:
-    from curator.validator.report import to_json, to_text
     from curator.validator.verdict import validate_proposal
+    from curator.validator.verdicts import keeps, verdict
 
     if commits is not None:
         if staged or all_ or targets or against != "HEAD":
@@ -92,7 +93,7 @@ def run(
 
         tree_state = view.staged_state(vault)
         ids, note_paths = view.targets(tree_state, targets)
-        reports = [validate_proposal(tree_state, view.load_proposal(tree_state, pid)) for pid in ids]
+        reports: list[Judged] = [validate_proposal(tree_state, view.load_proposal(tree_state, pid)) for pid in ids]
         notes = [check_note(tree_state, p) for p in note_paths]
     else:
         settings = app.settings(use_cache=False)
@@ -103,7 +104,8 @@ def run(
         else:
             every = store.list_ids(vault.root)
             ids, note_paths = (every if all_ else _pending(state, every)), []
-        reports = [validate_proposal(state, store.load_within(vault.root, pid, settings.limits)) for pid in ids]
+        kept = app.verdicts() if keeps(state) else None
+        reports = [verdict(state, store.load_within(vault.root, pid, settings.limits), kept) for pid in ids]
         notes = [check_note(state, p) for p in note_paths]
     text = to_json(reports, notes) if fmt == "json" or app.json else to_text(reports, notes, only_rejections=staged)
     sys.stdout.write(text)

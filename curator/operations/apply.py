@@ -19,6 +19,7 @@ what ``git checkout`` would write (the smudge filters).
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pygit2
@@ -48,6 +49,14 @@ class Applied:
     report: ProposalReport
     commit: str | None
     paths: list[str]
+
+
+Progress = Callable[[str, int, int], None]
+"""Told what an apply is doing as it goes: (step, done, total); total 0 for a step not counted."""
+
+
+def _quiet(_step: str, _done: int, _total: int) -> None:
+    pass
 
 
 def _message(report: ProposalReport) -> str:
@@ -106,15 +115,20 @@ def _results(report: ProposalReport) -> dict[str, bytes | None]:
     return out
 
 
-def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commit: bool) -> jr.Journal:
+def _plan(
+    vault: Vault, state: RepoState, report: ProposalReport, by: str, commit: bool, progress: Progress = _quiet
+) -> jr.Journal:
     repo = vault.repo
     subject = report.subject
     assert subject is not None
+    progress("applying the diff in a scratch repository", 0, 0)
     results = _results(report)
     head = state.head_commit_id
     index = repo.index
     journal = jr.Journal(report.id, head, commit)
-    for view in subject.changes:
+    for n, view in enumerate(subject.changes):
+        if n % 100 == 0:
+            progress("preparing files", n, len(subject.changes))
         path = view.change.path
         head_oid = state.head_blob_id(path)
         try:
@@ -166,18 +180,21 @@ def _plan(vault: Vault, state: RepoState, report: ProposalReport, by: str, commi
     return journal
 
 
-def _write(vault: Vault, journal: jr.Journal) -> None:
+def _write(vault: Vault, journal: jr.Journal, progress: Progress = _quiet) -> None:
     # One batched durable write: a file-by-file fsync made a 3,000-note apply wait minutes on the disk.
     worktree.put_many(
         vault,
         [(step.path, step.after, step.mode) for step in journal.steps[:-1]],
         lambda: faults.point("apply:mid-write"),
         journal.blobs,
+        lambda done, total: progress("writing files", done, total),
     )
 
 
-def _verify(vault: Vault, journal: jr.Journal) -> None:
-    for step in journal.steps:
+def _verify(vault: Vault, journal: jr.Journal, progress: Progress = _quiet) -> None:
+    for n, step in enumerate(journal.steps):
+        if n % 100 == 0:
+            progress("checking what was written", n, len(journal.steps))
         if step.path.endswith(EVENTS):
             continue
         if worktree.current_blob(vault, step.path) != step.after:
@@ -224,16 +241,25 @@ def _commit(vault: Vault, report: ProposalReport, journal: jr.Journal) -> str:
 
 
 def apply(
-    vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool = True, shown: str | None = None
+    vault: Vault,
+    settings: Settings,
+    ulid: str,
+    *,
+    by: str,
+    commit: bool = True,
+    shown: str | None = None,
+    progress: Progress = _quiet,
 ) -> Applied:
     """Apply proposal ``ulid`` under the vault lock (taking it finishes or undoes any earlier apply).
     ``shown``: the ``ProposalDir.digest`` of what the person reviewed; the proposal is refused if its
-    folder differs from it now."""
+    folder differs from it now. ``progress`` is told each step (a 6,500-note apply takes a while)."""
     with recovery.locked(vault, f"apply {ulid}"):
-        return _apply(vault, settings, ulid, by=by, commit=commit, shown=shown)
+        return _apply(vault, settings, ulid, by=by, commit=commit, shown=shown, progress=progress)
 
 
-def _apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool, shown: str | None) -> Applied:
+def _apply(
+    vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool, shown: str | None, progress: Progress
+) -> Applied:
     gitindex.check_unlocked(vault)
     proposal = store.load_within(vault.root, ulid, settings.limits)
     if not proposal.exists:
@@ -245,6 +271,7 @@ def _apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool
         )
     state = RepoState(vault, _committed_rules(vault, settings))
     _check_as_committed(vault, ulid)
+    progress("checking the proposal", 0, 0)
     report = validate_proposal(state, proposal)
     if report.status != "pending":
         raise CheckFailed(f"proposal {ulid} is already {report.status}")
@@ -254,16 +281,18 @@ def _apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool
             f"proposal {ulid} is rejected: {first.code} {first.path}: {first.message}",
             hint=f"{len(report.findings)} finding(s); see curator validate {ulid}",
         )
-    journal = _plan(vault, state, report, by, commit)
+    journal = _plan(vault, state, report, by, commit, progress)
     journal.save(vault)
     faults.point("apply:after-journal")
     try:
-        _write(vault, journal)
+        _write(vault, journal, progress)
         faults.point("apply:after-write")
-        _verify(vault, journal)
+        _verify(vault, journal, progress)
         events_step = journal.steps[-1]
         worktree.put(vault, events_step.path, events_step.after)
         faults.point("apply:after-event")
+        if commit:
+            progress("committing", 0, 0)
         commit_id = _commit(vault, report, journal) if commit else None
     except BaseException as e:
         left = jr.rollback(vault, journal)
@@ -279,6 +308,7 @@ def _apply(vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool
         raise
     faults.point("apply:after-commit")
     if commit:
+        progress("updating git's index", 0, 0)
         jr.sync_index(vault, journal)
     faults.point("apply:after-index")
     jr.clear(vault)

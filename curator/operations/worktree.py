@@ -63,9 +63,11 @@ def put_many(
     changes: Sequence[Put],
     after_first: Callable[[], None] | None = None,
     known: dict[str, bytes] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> None:
     """``put`` for many at once: removals, then one batched durable write.
-    ``known``: bytes of some of those blobs, already in memory."""
+    ``known``: bytes of some of those blobs, already in memory. ``progress(done, total)`` after
+    each file is in place."""
     done = 0
 
     def one_done(_n: int = 0) -> None:
@@ -73,6 +75,8 @@ def put_many(
         done += 1
         if done == 1 and after_first is not None:
             after_first()
+        if progress is not None:
+            progress(done, len(changes))
 
     writes: list[tuple[str, bytes, int | None]] = []
     for path, oid, mode in changes:

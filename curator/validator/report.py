@@ -2,22 +2,51 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from curator.output import dumps_json, escape
 from curator.validator.finding import Finding
 from curator.validator.notes import NoteReport
-from curator.validator.verdict import ProposalReport
 
 if TYPE_CHECKING:
     from curator.validator.history import CommitReport
 
 
-def to_json(proposals: Sequence[ProposalReport], notes: Sequence[NoteReport]) -> str:
+class Judged(Protocol):
+    """A proposal's verdict as reported: the validator's report, or a kept verdict."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def auto_applicable(self) -> bool: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def drift(self) -> str | None: ...
+    @property
+    def findings(self) -> Sequence[Finding]: ...
+
+
+def proposal_json(p: Judged) -> dict[str, Any]:
+    """One proposal in ``validation/v1``."""
+    return {
+        "id": p.id,
+        "ok": p.ok,
+        "auto_applicable": p.auto_applicable,
+        "status": p.status,
+        "drift": p.drift,
+        "findings": [f.to_json() for f in p.findings],
+    }
+
+
+def to_json(proposals: Sequence[Judged], notes: Sequence[NoteReport]) -> str:
     data: dict[str, object] = {
         "schema": "validation/v1",
-        "proposals": [p.to_json() for p in proposals],
+        "proposals": [proposal_json(p) for p in proposals],
     }
     if notes:
         data["notes"] = [n.to_json() for n in notes]
@@ -29,7 +58,39 @@ def finding_line(f: Finding) -> str:
     return f"  {f.code} {where}: {'warning: ' if f.warning else ''}{f.message}"
 
 
-def to_text(proposals: Sequence[ProposalReport], notes: Sequence[NoteReport], only_rejections: bool = False) -> str:
+def _verdict(p: Judged) -> str:
+    """The validator's word on a pending proposal; on a decided one, the decision (its record is
+    what was checked: "valid (rejected)" read as a verdict on a change a reviewer refused)."""
+    if p.status == "pending":
+        return "valid" if p.ok else "rejected"
+    return f"decided, {p.status}" + ("" if p.ok else "; its record is rejected")
+
+
+def _summary(proposals: Sequence[Judged], notes: Sequence[NoteReport]) -> str:
+    """``checked 3 proposal(s): all valid``; with decided proposals or rejections, each kind counted."""
+    bad = sum(not p.ok for p in proposals) + sum(not n.ok for n in notes)
+    parts = []
+    if proposals:
+        parts.append(f"{len(proposals)} proposal(s)")
+    if notes:
+        parts.append(f"{len(notes)} note(s)")
+    checked = " and ".join(parts) or "nothing"
+    decided = Counter(p.status for p in proposals if p.status != "pending" and p.ok)
+    if not bad and not decided:
+        return f"checked {checked}: all valid"
+    counts = []
+    valid = sum(p.ok and p.status == "pending" for p in proposals) + sum(n.ok for n in notes)
+    if valid:
+        counts.append(f"{valid} valid")
+    if bad:
+        counts.append(f"{bad} rejected")
+    if decided:
+        kinds = ", ".join(f"{n} {status}" for status, n in sorted(decided.items()))
+        counts.append(f"{sum(decided.values())} decided before ({kinds})")
+    return f"checked {checked}: {', '.join(counts)}"
+
+
+def to_text(proposals: Sequence[Judged], notes: Sequence[NoteReport], only_rejections: bool = False) -> str:
     """One line a proposal and a note (only the rejected ones, for the hook), their findings, a summary.
 
     Every line goes through ``output.escape``: ids, paths and messages quote the vault.
@@ -38,10 +99,8 @@ def to_text(proposals: Sequence[ProposalReport], notes: Sequence[NoteReport], on
     for p in proposals:
         if only_rejections and p.ok and not p.findings:
             continue
-        verdict = "valid" if p.ok else "rejected"
+        verdict = _verdict(p)
         extras = []
-        if p.status != "pending":
-            extras.append(p.status)
         if p.ok and p.auto_applicable:
             extras.append("auto-applicable")
         if p.drift and p.drift != "clean":
@@ -54,14 +113,7 @@ def to_text(proposals: Sequence[ProposalReport], notes: Sequence[NoteReport], on
             continue
         out.append(f"{n.path}: {'ok' if n.ok else 'rejected'}")
         out.extend(finding_line(f) for f in n.findings)
-    bad = sum(not p.ok for p in proposals) + sum(not n.ok for n in notes)
-    parts = []
-    if proposals:
-        parts.append(f"{len(proposals)} proposal(s)")
-    if notes:
-        parts.append(f"{len(notes)} note(s)")
-    checked = " and ".join(parts) or "nothing"
-    out.append(f"checked {checked}: {'all valid' if not bad else f'{bad} rejected'}")
+    out.append(_summary(proposals, notes))
     return "".join(escape(line) + "\n" for line in out)
 
 
@@ -77,6 +129,7 @@ def commits_to_text(commits: Sequence[CommitReport]) -> str:
         if c.ok:
             continue
         out.append(escape(f"commit {c.commit[:12]} {c.summary}: rejected"))
+        out.extend(escape(finding_line(f)) for f in c.config)
         body = to_text(c.proposals, c.notes, only_rejections=True).splitlines()[:-1]
         out.extend(f"  {line}" for line in body)
     bad = sum(not c.ok for c in commits)

@@ -157,7 +157,7 @@ def test_no_commit_applies_to_the_work_tree_only(vault: GitVault, cli) -> None:
 def test_apply_without_yes_off_a_terminal_asks_for_it(vault: GitVault) -> None:
     pid = _proposal(vault)
     r = run_process("--vault", vault.root, "apply", pid)
-    assert r.returncode == 1 and "--yes" in r.stderr
+    assert r.returncode == 2 and "--yes" in r.stderr  # a usage error: no one is there to answer
 
 
 def test_apply_yes_says_when_a_proposal_drifted(vault: GitVault, cli) -> None:

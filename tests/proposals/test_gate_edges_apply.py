@@ -10,13 +10,12 @@ import shutil
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT, GitVault
-from tests.gate_kit import blob_of, curator, git_diff, hash_object, new_vault, plain_note, write_proposal
+from tests.gate_kit import at_a_terminal, blob_of, curator, git_diff, hash_object, new_vault, plain_note, write_proposal
 
 KP_A = "kp:01J0000000000000000000ALPH"
 LINES = "".join(f"line {i}\n" for i in range(1, 31))
@@ -508,51 +507,6 @@ def test_a_change_beside_the_user_s_own_edit_is_committed_with_the_edit_left_on_
     assert v.read("notes/d.md") == edited.replace("line 3\n", "line three\n")
 
 
-def _at_a_terminal(v: GitVault, args: list[str], at_prompt: Callable[[], None] | None = None) -> tuple[int, str]:
-    """Run curator on ``v`` with a pseudo-terminal for its input and output, as a person at a
-    prompt does. ``at_prompt``: done once ``apply it?`` shows, before answering yes (without it,
-    nothing is answered). Returns the exit code and everything it printed."""
-    import pty
-    import select
-
-    primary, secondary = pty.openpty()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "curator", "--vault", str(v.root), *args],
-        stdin=secondary,
-        stdout=secondary,
-        stderr=secondary,
-        env={**os.environ, "CURATOR_EMBEDDER": "none", "TERM": "dumb"},
-        close_fds=True,
-    )
-    os.close(secondary)
-    said = b""
-
-    def read_until(marker: bytes | None) -> None:
-        nonlocal said
-        while marker is None or marker not in said:
-            ready, _, _ = select.select([primary], [], [], 60)
-            assert ready, said
-            try:
-                chunk = os.read(primary, 4096)
-            except OSError:  # the other end closed
-                chunk = b""
-            if not chunk:
-                break
-            said += chunk
-
-    try:
-        if at_prompt is not None:
-            read_until(b"apply it?")
-            at_prompt()
-            os.write(primary, b"y\n")
-        read_until(None)  # everything until it exits
-        code = proc.wait(timeout=60)
-    finally:
-        proc.kill()
-        os.close(primary)
-    return code, said.decode("utf-8", "replace")
-
-
 def test_what_apply_showed_at_its_prompt_is_what_it_applies(av: GitVault) -> None:
     """`curator apply ULID` at a terminal shows the diff and asks; an agent rewrites the diff (to
     another valid change) while the person reads. Answering yes applies nothing."""
@@ -563,7 +517,7 @@ def test_what_apply_showed_at_its_prompt_is_what_it_applies(av: GitVault) -> Non
     def rewrite() -> None:
         diff.write_text(diff.read_text().replace("+2", "+2, and send every note to evil.example"))
 
-    code, text = _at_a_terminal(av, ["apply", pid], rewrite)
+    code, text = at_a_terminal(av, ["apply", pid], rewrite)
     assert code != 0 and "changed since it was shown" in text, text
     assert av.git("rev-parse", "HEAD").stdout == head and "evil.example" not in av.read("notes/alpha.md")
 
@@ -697,5 +651,5 @@ def test_crlf_in_a_proposal_is_committed_as_git_add_would_store_it(av: GitVault,
 def test_apply_at_a_terminal_does_not_ask_about_a_decided_proposal(av: GitVault) -> None:
     pid = _modify_alpha(av)
     assert curator(av, "reject", pid, "--reason", "no").returncode == 0
-    code, text = _at_a_terminal(av, ["apply", pid])
+    code, text = at_a_terminal(av, ["apply", pid])
     assert code == 1 and "already rejected" in text and "apply it?" not in text, text

@@ -120,8 +120,8 @@ def test_a_failed_apply_says_undone_only_when_it_was(vault: GitVault, cli, monke
     pid, _new = _edit_alpha(vault)
     write = apply_mod._write
 
-    def write_then_someone_edits(v, journal):  # type: ignore[no-untyped-def]
-        write(v, journal)
+    def write_then_someone_edits(v, journal, *rest):  # type: ignore[no-untyped-def]
+        write(v, journal, *rest)
         (vault.root / "notes" / "alpha.md").write_text("someone else's edit\n")
 
     monkeypatch.setattr(apply_mod, "_write", write_then_someone_edits)

@@ -1,0 +1,357 @@
+"""Verdicts kept between runs: ``curator proposals``, ``validate`` and the review UI ask
+about the same proposals again and again, and a 6,500-note proposal takes seconds to judge.
+
+``verdict(state, proposal, folder)`` is the one entry: the validator's verdict on a proposal
+(``verdict.validate_proposal``), read from ``folder`` when it was judged before on the same
+inputs, else judged now and kept. A kept verdict is keyed by everything a verdict is a function
+of, and is never trusted across a change of any of them:
+
+- the proposal folder (``ProposalDir.digest``: manifest, diff, files) and its ``events.jsonl``;
+- HEAD (the commit "committed" means: decisions, base blobs, what a create may replace);
+- the config, as parsed (``Settings``: globs, producers, limits);
+- the work tree the proposal meets: every file's path, size and modification time from the
+  stat walk (a note edited since, a new note taking a kp_id, a new ``.gitignore``), the git index
+  and git's own config, ignore and attribute files (line endings, ignored paths);
+- Curator itself (its source files and the versions of the libraries that judge).
+
+A work tree that changed while a proposal was judged, or a file changed within the last two
+seconds (a second edit in the same clock tick would keep its size and time: git's "racy"
+case), is judged and not kept.
+
+Kept in ``verdicts/`` in the index folder: outside the vault, private to its user (0700), like
+the index and for the same reason. An agent with file tools reaches the vault (``.git`` too), and
+a verdict it could write there would show a person "valid" for a proposal that is not; another
+local user must not plant one either. Only Curator's own work-tree view is kept (not the staged
+tree, a commit, ``--against``, or ``propose``'s overlay). A kept verdict that does not read is
+judged again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import stat
+import sys
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import util
+from typing import Any
+
+from curator.errors import CuratorError
+from curator.fsutil import write_atomic
+from curator.locations import make_private
+from curator.proposals import events as events_mod
+from curator.proposals.store import ProposalDir
+from curator.validator.finding import Finding
+from curator.validator.state import RepoState
+from curator.validator.verdict import ProposalReport, validate_proposal
+from curator.vault.tree import GitView, walk
+
+SCHEMA = "verdicts/1"
+RACY_NS = 2_000_000_000
+"""A file changed this recently may change again unseen (same size, same time)."""
+MAX_BYTES = 64 * 1024 * 1024
+GIT_FILES = ("index", "config", "info/exclude", "info/attributes", "HEAD")
+"""Files of the git directory a verdict depends on (HEAD itself is in the key by commit)."""
+LIBRARIES = ("pygit2", "ruamel.yaml", "unidiff", "detect_secrets", "pydantic")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the queue, ``proposals``, ``validate`` and the review UI show of a proposal."""
+
+    id: str
+    ok: bool
+    auto_applicable: bool
+    status: str
+    """pending, applied, rejected or superseded."""
+    drift: str | None
+    findings: tuple[Finding, ...]
+    title: str | None
+    """None: the manifest does not read."""
+    author: str | None
+    created: str | None
+    supersedes: str | None
+    """The proposal this one revises (its revision chain's previous link)."""
+    changes: tuple[tuple[str, str], ...]
+    """(op, path) of each change."""
+    requested: events_mod.Event | None
+    """A reviewer's request for changes, committed and still open."""
+    decided: events_mod.Event | None
+    """The event that decided it (``status`` is not pending)."""
+    exists: bool = True
+    kept: bool = False
+    """Read from the kept verdicts, not judged in this call."""
+    report: ProposalReport | None = field(default=None, compare=False, repr=False)
+    """The validator's report (with its ``Subject``) when judged in this call."""
+
+    @property
+    def verdict(self) -> str:
+        """valid or rejected: the validator's word (a decided proposal: on its record)."""
+        return "valid" if self.ok else "rejected"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "ok": self.ok,
+            "auto_applicable": self.auto_applicable,
+            "status": self.status,
+            "drift": self.drift,
+            "findings": [f.to_json() for f in self.findings],
+            "title": self.title,
+            "author": self.author,
+            "created": self.created,
+            "supersedes": self.supersedes,
+            "changes": [list(c) for c in self.changes],
+            "requested": _event_json(self.requested),
+            "decided": _event_json(self.decided),
+            "exists": self.exists,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Verdict:
+        return cls(
+            id=_str(data["id"]),
+            ok=_bool(data["ok"]),
+            auto_applicable=_bool(data["auto_applicable"]),
+            status=_str(data["status"]),
+            drift=_str_or_none(data["drift"]),
+            findings=tuple(_finding(f) for f in data["findings"]),
+            title=_str_or_none(data["title"]),
+            author=_str_or_none(data["author"]),
+            created=_str_or_none(data["created"]),
+            supersedes=_str_or_none(data["supersedes"]),
+            changes=tuple((_str(op), _str(path)) for op, path in data["changes"]),
+            requested=_event(data["requested"]),
+            decided=_event(data["decided"]),
+            exists=_bool(data["exists"]),
+            kept=True,
+        )
+
+
+def of_report(report: ProposalReport) -> Verdict:
+    """The verdict a validator report gives."""
+    subject = report.subject
+    m = subject.manifest if subject is not None else None
+    trusted = subject.committed_events if subject is not None and not subject.committed_event_problems else []
+    decided = [e for e in subject.events if e.event == report.status] if subject is not None else []
+    return Verdict(
+        id=report.id,
+        ok=report.ok,
+        auto_applicable=report.auto_applicable,
+        status=report.status,
+        drift=report.drift,
+        findings=tuple(report.findings),
+        title=m.title if m else None,
+        author=str(m.author) if m else None,
+        created=m.created if m else None,
+        supersedes=m.supersedes if m else None,
+        changes=tuple((v.change.op, v.change.path) for v in subject.changes) if subject is not None else (),
+        requested=events_mod.changes_requested(trusted),
+        decided=decided[0] if decided else None,
+        exists=subject is not None and subject.proposal.exists,
+        report=report,
+    )
+
+
+def verdict(state: RepoState, proposal: ProposalDir, folder: str | None) -> Verdict:
+    """The validator's verdict on ``proposal`` in ``state``: kept in ``folder`` (the index folder's
+    ``verdicts/``; None keeps nothing) and read back while nothing it depends on changed.
+
+    The one function the CLI and the review UI call for a verdict to show; ``report`` on the
+    result is the validator's full report when it was judged in this call (None when read back)."""
+    key = _key(state, proposal) if folder is not None else None
+    if key is not None and folder is not None:
+        kept = _read(folder, proposal.id, key)
+        if kept is not None:
+            return kept
+    report = validate_proposal(state, proposal)
+    found = of_report(report)
+    if key is not None and folder is not None and _settled(state) and _key(state, proposal, again=True) == key:
+        _write(folder, proposal.id, key, found)
+    return found
+
+
+def keeps(state: RepoState) -> bool:
+    """Whether verdicts in ``state`` may be kept: the work tree against HEAD, as it is."""
+    return type(state) is RepoState and state.against == "HEAD" and not state.overlay and not state.pending_blobs
+
+
+def _key(state: RepoState, proposal: ProposalDir, *, again: bool = False) -> str | None:
+    if not keeps(state):
+        return None
+    h = hashlib.sha256()
+    for part in (
+        SCHEMA,
+        _code(),
+        proposal.id,
+        proposal.digest(),
+        "events " + hashlib.sha256(proposal.events).hexdigest() if proposal.events is not None else "no events",
+        f"exists {proposal.exists} bytes {proposal.total_bytes}",
+        state.head_commit_id or "unborn",
+        json.dumps(state.settings.to_dict(), sort_keys=True, default=str),
+        _worktree(state, again=again)[0],
+    ):
+        h.update(part.encode("utf-8", "surrogateescape") + b"\0")
+    return h.hexdigest()
+
+
+def _settled(state: RepoState) -> bool:
+    """No file of the work tree changed so recently that a second change could go unseen."""
+    return time.time_ns() - _worktree(state)[1] > RACY_NS
+
+
+def _worktree(state: RepoState, *, again: bool = False) -> tuple[str, int]:
+    """(a digest of the work tree's files by path, size and time, with git's own files; the newest
+    time among them), once per state unless ``again`` (after judging: did it change meanwhile?)."""
+    attr = "_verdicts_worktree"
+    known = getattr(state, attr, None)
+    if known is not None and not again:
+        return known  # type: ignore[no-any-return]
+    h = hashlib.sha256()
+    newest = 0
+    # Folders git ignores are not entered (a virtualenv, an index kept in the vault): what a
+    # proposal may write there is refused by its path alone.
+    listing = walk(state.vault.root, GitView(state.vault).dir_ignored, sizes=True)
+    for f in sorted(listing.files, key=lambda f: f.path):
+        h.update(f"{f.path}\0{f.size}\0{f.mtime_ns}\n".encode("utf-8", "surrogateescape"))
+        newest = max(newest, f.mtime_ns)
+    for skip in sorted(listing.skips, key=lambda s: s.path):
+        h.update(f"skip {skip.path}\0{skip.reason}\n".encode("utf-8", "surrogateescape"))
+    for pruned in sorted(listing.pruned):
+        h.update(f"pruned {pruned}\n".encode("utf-8", "surrogateescape"))
+    config = os.path.join(state.vault.root, ".kp", "config.yaml")
+    outside = [os.path.join(state.vault.git_dir, name) for name in GIT_FILES] + [config, *_git_user_files(state)]
+    for path in outside:
+        try:
+            st = os.stat(path)
+        except OSError:
+            h.update(f"{path} absent\n".encode("utf-8", "surrogateescape"))
+            continue
+        h.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode("utf-8", "surrogateescape"))
+        newest = max(newest, st.st_mtime_ns)
+    known = (h.hexdigest(), newest)
+    setattr(state, attr, known)
+    return known
+
+
+def _git_user_files(state: RepoState) -> list[str]:
+    """The user's and the system's git config, ignore and attribute files (line endings, ignores)."""
+    home = os.path.expanduser("~")
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    found = [os.path.join(home, ".gitconfig"), "/etc/gitconfig"]
+    found += [os.path.join(xdg, "git", name) for name in ("config", "ignore", "attributes")]
+    found += [os.environ[v] for v in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM") if os.environ.get(v)]
+    with contextlib.suppress(Exception):  # pygit2 raises its own errors on an odd config
+        config = state.repo.config
+        for name in ("core.excludesFile", "core.attributesFile"):
+            if name in config:
+                found.append(os.path.expanduser(str(config[name])))
+    return found
+
+
+@lru_cache(maxsize=1)
+def _code() -> str:
+    """Curator as installed: its source files by path, size and time, and the judging libraries'
+    files. A new release, an edited checkout or an upgraded library judges again."""
+    return sources(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def sources(root: str) -> str:
+    """A digest of the Python and YAML files under ``root`` (path, size, time) and of the judging
+    libraries' files."""
+    h = hashlib.sha256(sys.version.encode())
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith((".py", ".yaml")):
+                st = os.stat(os.path.join(folder, name))
+                rel = os.path.relpath(os.path.join(folder, name), root)
+                h.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+    for lib in LIBRARIES:
+        # Found, not imported (detect-secrets alone is a tenth of a second): a library upgraded
+        # or reinstalled rewrites the file its package starts from.
+        spec = util.find_spec(lib)
+        origin = spec.origin if spec is not None else None
+        try:
+            seen = os.stat(origin) if origin else None
+        except OSError:
+            seen = None
+        size, mtime = (seen.st_size, seen.st_mtime_ns) if seen is not None else (-1, -1)
+        h.update(f"{lib} {origin} {size} {mtime}\n".encode())
+    return h.hexdigest()
+
+
+def _path(folder: str, ulid: str) -> str:
+    return os.path.join(folder, f"{ulid}.json")
+
+
+def _read(folder: str, ulid: str, key: str) -> Verdict | None:
+    try:
+        fd = os.open(_path(folder, ulid), os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES or st.st_uid != os.getuid():
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            raw = f.read(MAX_BYTES + 1)
+    finally:
+        os.close(fd)
+    try:
+        data = json.loads(raw)
+        if data.get("schema") != SCHEMA or data.get("key") != key:
+            return None
+        found = Verdict.from_json(data["verdict"])
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None  # not what Curator wrote: judge again
+    return found if found.id == ulid else None
+
+
+def _write(folder: str, ulid: str, key: str, found: Verdict) -> None:
+    """Keep ``found``; a folder that cannot be made private or written keeps nothing."""
+    data = json.dumps({"schema": SCHEMA, "key": key, "verdict": found.to_json()}, ensure_ascii=False)
+    with contextlib.suppress(OSError, CuratorError):
+        make_private(folder)
+        write_atomic(_path(folder, ulid), data.encode("utf-8"), 0o600)
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError("not a boolean")
+    return value
+
+
+def _str_or_none(value: Any) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise TypeError("not a string")
+    return value
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError("not a string")
+    return value
+
+
+def _finding(data: Any) -> Finding:
+    line = data.get("line")
+    if line is not None and (not isinstance(line, int) or isinstance(line, bool)):
+        raise TypeError("not a line number")
+    return Finding(_str(data["code"]), _str(data["path"]), _str(data["message"]), line, _bool(data.get("warning", False)))
+
+
+def _event_json(event: events_mod.Event | None) -> dict[str, Any] | None:
+    return None if event is None else json.loads(event.to_json())
+
+
+def _event(data: Any) -> events_mod.Event | None:
+    if data is None:
+        return None
+    return events_mod.Event(
+        _str(data["at"]), _str(data["event"]), _str(data["by"]), _str_or_none(data.get("commit")), _str_or_none(data.get("reason"))
+    )
