@@ -82,13 +82,18 @@ def load(
         batch = {ulid: entries_mod.read_manifest(vault, ulid, cap) for ulid in rest[at : at + MANIFEST_BATCH]}
         table.post_message(table.Summarised(batch))
     ids = [ulid for ulid, _hint in listed]
-    # A proposal whose pre-flight is running is left to it (the same check; its report comes).
+    # A proposal whose pre-flight is running is left to it (the same check; its report comes),
+    # and so is the highlighted one, whose pre-flight the screen may not have asked for yet.
     # One the reviewer moved away from before its check began gets no report from there:
     # those are checked here at the end.
     left: list[str] = []
+    entries = table.entries
+
+    def preflighted(ulid: str) -> bool:
+        return ulid in leave or (ulid == table.chosen and (entries.get(ulid) is None or entries[ulid].report is None))
 
     def skip(ulid: str) -> bool:
-        if ulid in leave:
+        if preflighted(ulid):
             left.append(ulid)
             return True
         return False
@@ -105,9 +110,8 @@ def load(
             time.sleep(0)  # hand the lock to the UI thread between proposals: keys stay responsive
         if round_ is ids:
             # Wait for those pre-flights; recheck only the ones that delivered nothing.
-            while any(u in leave for u in left) and not worker.is_cancelled:
+            while any(preflighted(u) for u in left) and not worker.is_cancelled:
                 time.sleep(0.05)
-            entries = table.entries
             left[:] = [u for u in left if entries.get(u) is None or entries[u].report is None]
     if reports and not worker.is_cancelled:
         table.post_message(table.Checked(reports))

@@ -128,6 +128,15 @@ class ProposalPanel(Horizontal):
             return None
         return changes
 
+    def decided(self, ulid: str, outcome: str, new: str | None) -> None:
+        """``ulid`` was decided here (``Decisions.Done``): its diff and marks are stale; an edit's
+        revision is shown first against the one it supersedes."""
+        self.preflight.forget(ulid)
+        if outcome in ("edited", "partly applied"):
+            self.diff.kept.drop(ulid)
+        if outcome == "edited":
+            self.against.first = new
+
     # --- what the reviewer keeps ------------------------------------------------------------
 
     def kept(self, entry: Entry) -> Selection | None:

@@ -21,11 +21,23 @@ COLUMNS = (
     ("files", "Files"),
 )
 SORTS = ("age", "title", "author", "verdict", "drift", "files")
+# Fixed widths; the title takes what is left.
+WIDTHS = {"author": 22, "age": 4, "verdict": 10, "drift": 9, "files": 5}
 _VERDICT_STYLE = {"valid": "green", "rejected": "red", CHECKING: "grey50"}
 _DRIFT_STYLE = {"clean": "green", "drifted": "yellow", "conflicts": "bold red", "new": "cyan"}
 _STATUS_STYLE = {"applied": "green", "rejected": "red", "superseded": "grey62"}
 # Sorted before every time: a row whose time cannot be read.
 _NEVER = dt.datetime.min.replace(tzinfo=dt.UTC)
+
+
+def columns(inner: int) -> list[tuple[str, str, int]]:
+    """Each column's key, label and width in a table ``inner`` cells wide."""
+    author = WIDTHS["author"] if inner >= 90 else 14
+    rest = sum(w for k, w in WIDTHS.items() if k != "author") + author
+    title = max(16, inner - rest - 2 * len(COLUMNS) - 1)
+    return [
+        (key, label, title if key == "title" else author if key == "author" else WIDTHS[key]) for key, label in COLUMNS
+    ]
 
 
 def sort_value(entry: Entry, column: str) -> tuple[object, ...]:

@@ -37,6 +37,10 @@ if TYPE_CHECKING:
     from curator.vault.discover import Vault
 
 
+# Seconds a decision's notification stays: longer where it names a new revision.
+SAID_FOR = {"rebased": 8, "edited": 8, "requested": 6}
+
+
 class QueueScreen(Screen[None]):
     DEFAULT_CSS = """
     QueueScreen #queue {
@@ -201,32 +205,14 @@ class QueueScreen(Screen[None]):
     def on_decisions_done(self, message: Decisions.Done) -> None:
         if self.closing:
             return
-        ulid, new, queue = message.ulid, message.new, self.queue
-        self.preflight.forget(ulid)
-        if message.outcome in ("rebased", "edited"):
-            self.notify(message.said, timeout=8)
-            if message.outcome == "edited":
-                self.panel.against.first = new
-                self.diff.kept.drop(ulid)
-            queue.decided_here.add(ulid)
-            self._load(select=new)
-            return
-        if message.outcome == "requested":
-            self.notify(message.said, timeout=6)
-            self._load(select=queue.next_pending(ulid) or ulid)
-            return
-        if message.outcome == "partly applied":
-            self.diff.kept.drop(ulid)
-            if new is not None:
-                queue.decided_here.add(new)
-        self.notify(message.said, timeout=5)
-        queue.decided_here.add(ulid)
-        following = queue.next_pending(ulid)
+        self.notify(message.said, timeout=SAID_FOR.get(message.outcome, 5))
+        self.panel.decided(message.ulid, message.outcome, message.new)
         # Re-read the queue: the decided one shows its event, and after an apply every other
         # proposal's drift is checked again against the vault as it now is.
-        self._load(select=following or ulid)
-        if following is None and message.outcome == "rejected":
-            self._check(ulid)
+        select = self.queue.decided(message.ulid, message.outcome, message.new)
+        self._load(select=select)
+        if select == message.ulid and message.outcome == "rejected":
+            self._check(message.ulid)
 
     def on_queue_filter_typed(self, message: QueueFilter.Typed) -> None:
         self.queue.query_text = message.words

@@ -25,7 +25,7 @@ from curator import clock
 from curator.review import entries as entries_mod
 from curator.review import loading
 from curator.review.entries import Entry
-from curator.review.queue_rows import COLUMNS, SORTS, cells, link_chains, sort_value, title
+from curator.review.queue_rows import COLUMNS, SORTS, cells, columns, link_chains, sort_value, title
 
 if TYPE_CHECKING:
     from curator.settings import Settings
@@ -36,8 +36,6 @@ if TYPE_CHECKING:
 AGE_EVERY = 30
 # Rows drawn before the first paint; the rest follow it.
 FIRST_ROWS = 24
-# Fixed widths; the title takes what is left.
-WIDTHS = {"author": 22, "age": 4, "verdict": 10, "drift": 9, "files": 5}
 
 
 class QueueTable(DataTable[Text]):
@@ -123,14 +121,8 @@ class QueueTable(DataTable[Text]):
         """Set after the first frame of the listed queue is on the screen (not merely rendered)."""
 
     def _add_columns(self) -> None:
-        inner = self.scrollable_content_region.width or 80
-        author = WIDTHS["author"] if inner >= 90 else 14
-        rest = sum(w for k, w in WIDTHS.items() if k != "author") + author
-        title = max(16, inner - rest - 2 * len(COLUMNS) - 1)
-        for key, label in COLUMNS:
-            self.add_column(
-                label, key=key, width=title if key == "title" else author if key == "author" else WIDTHS[key]
-            )
+        for key, label, width in columns(self.scrollable_content_region.width or 80):
+            self.add_column(label, key=key, width=width)
 
     def render_line(self, y: int) -> Strip:
         strip = super().render_line(y)
@@ -317,6 +309,18 @@ class QueueTable(DataTable[Text]):
             if e.status == "pending" and not e.gone and e.id != after:
                 return e.id
         return None
+
+    def decided(self, ulid: str, outcome: str, new: str | None) -> str:
+        """``ulid`` was decided here (``Decisions.Done``): what to highlight next. The decided
+        one stays in view with its event, and a revision applied here with it."""
+        if outcome == "requested":  # still pending: on to the next one
+            return self.next_pending(ulid) or ulid
+        self.decided_here.add(ulid)
+        if outcome in ("rebased", "edited") and new is not None:
+            return new  # the new revision, to review
+        if outcome == "partly applied" and new is not None:
+            self.decided_here.add(new)
+        return self.next_pending(ulid) or ulid
 
     def select(self, ulid: str) -> None:
         if ulid in self.rows:
