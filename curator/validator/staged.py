@@ -334,8 +334,9 @@ def staged_state(vault: Vault) -> TreeState:
     return TreeState(vault, settings, candidate, changed, head)
 
 
-def commit_state(vault: Vault, commit: pygit2.Commit) -> TreeState:
-    """One commit's tree against its first parent, with the decision its trailers name."""
+def commit_state(vault: Vault, commit: pygit2.Commit, settings: Settings | None = None) -> TreeState:
+    """One commit's tree against its first parent, with the decision its trailers name, judged
+    by ``settings`` (a range's base config: ``validator.history``) or else by the tree's own."""
 
     repo = vault.repo
     tree = commit.tree
@@ -346,12 +347,12 @@ def commit_state(vault: Vault, commit: pygit2.Commit) -> TreeState:
         changed = _delta_paths(parent.diff_to_tree(tree))
     else:
         changed = candidate.paths()
-    settings = settings_mod.parse(_bytes_of(repo, candidate.entry(".kp/config.yaml")))
+    settings = settings or settings_mod.parse(_bytes_of(repo, candidate.entry(".kp/config.yaml")))
     name = f"commit {str(commit.id)[:12]}"
     return TreeState(vault, settings, candidate, changed, parent, name=name, decision=decision_of(commit.message))
 
 
-def merge_state(vault: Vault, commit: pygit2.Commit) -> TreeState:
+def merge_state(vault: Vault, commit: pygit2.Commit, settings: Settings | None = None) -> TreeState:
     """A merge commit's tree, judged on what the merge itself introduces: the paths it holds
     differently from every one of its parents. A path that comes from one parent is that
     parent's history, which is checked commit by commit; a path no parent holds so (a
@@ -364,7 +365,7 @@ def merge_state(vault: Vault, commit: pygit2.Commit) -> TreeState:
     parents = [p.tree for p in commit.parents]
     differing = [set(_delta_paths(parent.diff_to_tree(tree))) for parent in parents]
     changed = sorted(set.intersection(*differing)) if differing else candidate.paths()
-    settings = settings_mod.parse(_bytes_of(repo, candidate.entry(".kp/config.yaml")))
+    settings = settings or settings_mod.parse(_bytes_of(repo, candidate.entry(".kp/config.yaml")))
     name = f"merge commit {str(commit.id)[:12]}"
     return TreeState(vault, settings, candidate, changed, parents[0] if parents else None, name=name)
 
