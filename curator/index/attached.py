@@ -17,6 +17,7 @@ from typing import Any
 
 import apsw
 
+from curator.attachments.all_extractors import for_path
 from curator.errors import UsageError
 from curator.index import db
 from curator.index.db import ATTACHMENT, VAULT
@@ -219,8 +220,6 @@ def refused(conn: apsw.Connection, path: str) -> str | None:
 def page_ref(ref: str) -> tuple[str, int | None] | None:
     """(path, page) of a ref that can name an attachment: ``papers/x.pdf`` (no page asked) or
     ``papers/x.pdf#page=3``, as a hit cites it; None for anything else (a note's ref)."""
-    from curator.attachments.all_extractors import for_path
-
     path, _, anchor = ref.strip().partition("#")
     asked = PAGE_ANCHOR.match(anchor) if anchor else None
     if (anchor and asked is None) or for_path(path) is None:

@@ -15,6 +15,8 @@ from typing import Any
 
 import apsw
 
+from curator.attachments import sandbox
+from curator.attachments.all_extractors import for_path
 from curator.attachments.base import Extraction, Limits, Unextractable
 from curator.index.attachment import paged
 from curator.index.chunker import chunk
@@ -59,9 +61,6 @@ def _read_files(items: list[Item], limits: Limits) -> dict[str, Extraction | Une
     wanted = [item for item in items if item.files]
     if not wanted:
         return {}
-    from curator.attachments import sandbox  # most sources have no files
-    from curator.attachments.all_extractors import for_path
-
     out: dict[str, Extraction | Unextractable] = {}
     work: list[sandbox.Work] = []
     refs: list[str] = []
