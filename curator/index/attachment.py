@@ -27,7 +27,7 @@ from curator.index.attached import resolve_links
 from curator.index.chunker import SEP, Passage, split_text
 from curator.index.db import ATTACHMENT
 from curator.index.documents import Job, Prepared, git_blob_id, iter_jobs
-from curator.index.language import of_note
+from curator.index.language import PROSE_LINES, of_text
 from curator.index.writer import DocInput, Writer
 from curator.settings import Settings
 from curator.vault.tree import FileStat, Skip
@@ -170,6 +170,9 @@ def document(path: str, x: Extraction, size: int, mtime_ns: int, blob: str, sett
     if x.notes:
         meta["notes"] = list(x.notes)
     index = settings.index
+    # Told by its text as a note is (a PDF has no frontmatter to say it), else its folder's.
+    head = "\n".join(lines[:PROSE_LINES])
+    language, told = of_text({}, path, tuple(index.languages.items()), index.language, head)
     return DocInput(
         source=ATTACHMENT,
         path=path,
@@ -179,7 +182,8 @@ def document(path: str, x: Extraction, size: int, mtime_ns: int, blob: str, sett
         mtime_ns=mtime_ns,
         blob=blob,
         meta=meta,
-        language=of_note({}, path, tuple(index.languages.items()), index.language),
+        language=language,
+        told=told,
         text="\n".join(lines),
     )
 

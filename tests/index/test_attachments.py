@@ -271,3 +271,24 @@ def test_an_indexer_killed_while_a_child_reads_takes_the_child_with_it(tmp_path:
     assert got["indexed"] == 1, done.stdout + done.stderr
     skipped = {s["path"]: s["reason"] for s in got["skipped"]}
     assert skipped["a-bomb.pdf"] == "needed more than 2 s of CPU (attachments.max_seconds); stopped"
+
+
+def test_a_pdfs_language_is_told_by_its_text(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    """A PDF has no frontmatter to say its language: its text tells it, and its words are
+    stemmed in it (German ``Leuchttürme`` is found by ``Leuchtturm``)."""
+    v = make_git_vault(tmp_path / "de")
+    v.write(".kp/config.yaml", ON)
+    german = (
+        "Die Leuchttürme an der Nordseeküste wurden im neunzehnten Jahrhundert mit Petroleumlampen "
+        "betrieben, und die Wärter mussten die Dochte jede Nacht kürzen und die Linsen putzen."
+    )
+    documents.text_pdf(v.root / "leuchtturm.pdf", [german])
+    v.commit()
+    assert cli("--vault", v.root, "index").code == 0
+    import apsw
+
+    cache = Path(os.environ["XDG_CACHE_HOME"]) / "curator"
+    (current,) = list(cache.rglob("CURRENT"))
+    db = apsw.Connection(str(current.parent / "epochs" / current.read_text().strip()))
+    assert db.execute("SELECT lang FROM documents WHERE path = 'leuchtturm.pdf'").fetchone()[0] == "de"
+    assert _search(cli, v.root, "Leuchtturm")[0]["cite"] == "leuchtturm.pdf#page=1"
