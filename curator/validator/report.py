@@ -66,8 +66,9 @@ def _verdict(p: Judged) -> str:
     return f"decided, {p.status}" + ("" if p.ok else "; its record is rejected")
 
 
-def _summary(proposals: Sequence[Judged], notes: Sequence[NoteReport]) -> str:
-    """``checked 3 proposal(s): all valid``; with decided proposals or rejections, each kind counted."""
+def _summary(proposals: Sequence[Judged], notes: Sequence[NoteReport], only_rejections: bool = False) -> str:
+    """``checked 3 proposal(s): all valid``; with decided proposals or rejections, each kind counted
+    (the hook, which lists only what is rejected, counts only that: ``checked 2 note(s): 1 rejected``)."""
     bad = sum(not p.ok for p in proposals) + sum(not n.ok for n in notes)
     parts = []
     if proposals:
@@ -80,7 +81,7 @@ def _summary(proposals: Sequence[Judged], notes: Sequence[NoteReport]) -> str:
         return f"checked {checked}: all valid"
     counts = []
     valid = sum(p.ok and p.status == "pending" for p in proposals) + sum(n.ok for n in notes)
-    if valid:
+    if valid and not only_rejections:
         counts.append(f"{valid} valid")
     if bad:
         counts.append(f"{bad} rejected")
@@ -113,7 +114,7 @@ def to_text(proposals: Sequence[Judged], notes: Sequence[NoteReport], only_rejec
             continue
         out.append(f"{n.path}: {'ok' if n.ok else 'rejected'}")
         out.extend(finding_line(f) for f in n.findings)
-    out.append(_summary(proposals, notes))
+    out.append(_summary(proposals, notes, only_rejections))
     return "".join(escape(line) + "\n" for line in out)
 
 

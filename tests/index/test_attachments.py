@@ -242,11 +242,13 @@ def test_an_indexer_killed_while_a_child_reads_takes_the_child_with_it(tmp_path:
     from tests.index.test_interrupt import _children, _gone, _wait_for
 
     v = make_git_vault(tmp_path / "bomb")
-    v.write(".kp/config.yaml", ON + "  max_seconds: 2\n")
+    # A bomb whose reading costs several times the CPU limit on a fast machine (pdfium's cost
+    # grows faster than the inflated size), and memory enough that the CPU limit stops it first.
+    v.write(".kp/config.yaml", ON + "  max_seconds: 2\n  max_memory_mb: 4096\n")
     v.commit()
     env = {**os.environ, "CURATOR_EMBEDDER": "none"}
     assert run_process("--vault", v.root, "index", env=env).returncode == 0
-    (v.root / "a-bomb.pdf").write_bytes(documents.bomb_pdf(64 * 1024 * 1024))
+    (v.root / "a-bomb.pdf").write_bytes(documents.bomb_pdf(128 * 1024 * 1024))
     documents.text_pdf(v.root / "b-lamps.pdf", ["Lamps and wicks."])
     v.commit()
     proc = subprocess.Popen(
