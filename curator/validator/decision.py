@@ -26,8 +26,10 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from curator.proposals.events import CHANGES_REQUESTED
 from curator.proposals.layout import EVENTS, PROPOSALS_DIR
 from curator.proposals.store import ProposalDir
+from curator.proposals.trailers import message
 from curator.validator.images import holds_post_images
 from curator.validator.staged import Candidate, TreeState, load_proposal, tree_entry
 
@@ -74,6 +76,34 @@ def check(subject: Subject, state: RepoState, event: Event, validate: Validate) 
     elif event.event == "superseded":
         problems += _superseded(subject, tree, event)
     return problems
+
+
+def as_curator_writes(state: RepoState, ulid: str, event: Event, line: bytes) -> list[str]:
+    """What differs between a decision no content proves (``rejected``, ``superseded``,
+    ``changes-requested``) and what ``curator reject``, ``request-changes`` and a revision
+    write: the event's line (its keys in Curator's order, its time as Curator's clock writes it,
+    its reason on one line) and the commit's message (the title Curator gives, the reason as
+    its body, ``Kp-Author`` naming who the event says decided). A line typed by hand and
+    committed with ``--no-verify`` is refused here as the hook refuses it: its reason would
+    reach the agent through ``kp_proposal`` as a person's words. A forgery that copies Curator's
+    form to the byte is not told apart from it; a forge's signed commits are the tool for that."""
+    problems = []
+    if line != (event.to_json() + "\n").encode("utf-8") or not _CLOCK.fullmatch(event.at):
+        problems.append("its events.jsonl line is not written as Curator writes one")
+    reason = event.reason or ""
+    if reason != " ".join(reason.split()):
+        problems.append("its reason spans lines or spaces as no reason Curator records does")
+    title = (
+        f"Changes requested on proposal {ulid}"
+        if event.event == CHANGES_REQUESTED
+        else f"{event.event.capitalize()} proposal {ulid}"
+    )
+    if isinstance(state, TreeState) and state.message != message(title, reason, ulid, event.event, event.by):
+        problems.append(f"its message is not Curator's for that decision ({title}, the reason, Kp-Author: {event.by})")
+    return problems
+
+
+_CLOCK = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 
 
 def _applied(subject: Subject, tree: TreeState, validate: Validate) -> list[str]:
@@ -139,4 +169,3 @@ class _Before:
             else:
                 found.add(path)
         return sorted(found)
-

@@ -100,6 +100,8 @@ class TreeState(RepoState):
     """A ``RepoState`` whose current files are git entries (the index, or a commit's tree)."""
 
     commits_onto_head = False
+    message = ""
+    """The commit's message, for CI's check that a decision is worded as Curator words it."""
 
     def __init__(
         self,
@@ -349,7 +351,9 @@ def commit_state(vault: Vault, commit: pygit2.Commit, settings: Settings | None 
         changed = candidate.paths()
     settings = settings or settings_mod.parse(_bytes_of(repo, candidate.entry(".kp/config.yaml")))
     name = f"commit {str(commit.id)[:12]}"
-    return TreeState(vault, settings, candidate, changed, parent, name=name, decision=decision_of(commit.message))
+    state = TreeState(vault, settings, candidate, changed, parent, name=name, decision=decision_of(commit.message))
+    state.message = commit.message
+    return state
 
 
 def merge_state(vault: Vault, commit: pygit2.Commit, settings: Settings | None = None) -> TreeState:

@@ -82,8 +82,12 @@ def judge(
         return None, findings
     event = added[0]
     if state.decision == (p.id, event.event):
-        # The trailers are a claim anyone can write: the commit must hold what the decision does.
+        # The trailers are a claim anyone can write: the commit must hold what the decision does,
+        # and a decision no content proves (a rejection, a request for changes) must be written
+        # as Curator's own commands write it.
         problems = decision.check(subject, state, event, validate)
+        if event.event != "applied":
+            problems += decision.as_curator_writes(state, p.id, event, candidate[len(base) :])
         if not problems:
             return event, findings
         findings.extend(
