@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
+GIT_ENV = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@b"}
 
 
 def powershell_vault() -> Path:
@@ -58,3 +60,74 @@ def timed(cmd: list[str], env: dict[str, str] | None = None, cwd: Path | None = 
 
 def median_ms(values: list[float]) -> float:
     return statistics.median(values) * 1000
+
+
+_VOCABULARY = (
+    "garden tomato seedling compost harvest soil trellis basil pepper mulch river trail summit ridge "
+    "forest camp kettle lantern meeting agenda budget review draft chapter reading library archive "
+    "kernel module socket thread buffer cache index query shard replica backup restore deploy script "
+    "recipe flour yeast oven sourdough starter proof crumb glaze travel ticket station platform "
+    "museum gallery sketch canvas pigment journal morning evening weekly monthly project milestone"
+)
+WORDS = tuple(_VOCABULARY.split())
+FOLDERS = (
+    "daily",
+    "projects",
+    "reading",
+    "garden",
+    "recipes",
+    "travel",
+    "work/meetings",
+    "work/notes",
+    "ideas",
+    "people",
+)
+
+
+def _sentence(rng: random.Random, words: int) -> str:
+    text = " ".join(rng.choice(WORDS) for _ in range(words))
+    return text[0].upper() + text[1:] + "."
+
+
+def _note(rng: random.Random, i: int, titles: list[str]) -> str:
+    """One note as a person keeps it in Obsidian: half with a frontmatter block (tags, aliases, a
+    date), paragraphs each on one line, lists, wikilinks to other notes, now and then a code block."""
+    lines: list[str] = []
+    if rng.random() < 0.5:
+        lines += ["---", f"title: {titles[i]}", f"tags: [{rng.choice(WORDS)}, {rng.choice(WORDS)}]"]
+        if rng.random() < 0.3:
+            lines += ["aliases:", f"  - {rng.choice(WORDS)} {i}"]
+        lines += [f"created: 2025-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}", "---"]
+    lines += [f"# {titles[i]}", ""]
+    for _ in range(rng.randint(2, 6)):
+        kind = rng.random()
+        if kind < 0.5:
+            para = " ".join(_sentence(rng, rng.randint(8, 20)) for _ in range(rng.randint(2, 6)))
+            lines += [para.replace(".", f" [[{rng.choice(titles)}]].", 1), ""]
+        elif kind < 0.8:
+            lines += [f"- {_sentence(rng, rng.randint(3, 10))}" for _ in range(rng.randint(2, 8))] + [""]
+        elif kind < 0.9:
+            lines += [f"## {_sentence(rng, 3)[:-1]}", ""]
+        else:
+            lines += ["```sh", f"{rng.choice(WORDS)} --{rng.choice(WORDS)} {rng.randint(1, 99)}", "```", ""]
+    return "\n".join(lines)
+
+
+def generated_vault(count: int = 6500, seed: int = 28) -> Path:
+    """A committed git vault of ``count`` generated notes, none with a ``kp_id`` (as a real
+    Obsidian vault is before ``curator adopt``), ``curator init`` done and committed. The same
+    ``seed`` gives the same notes."""
+    rng = random.Random(seed)
+    work = Path(tempfile.mkdtemp(prefix="curator-bench-gen-"))
+    vault = work / "vault"
+    titles = [f"{_sentence(rng, 3)[:-1]} {i}" for i in range(count)]
+    for i in range(count):
+        path = vault / FOLDERS[i % len(FOLDERS)] / f"{titles[i]}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(_note(rng, i, titles) + "\n", encoding="utf-8")
+    env = {**os.environ, **GIT_ENV}
+    subprocess.run(["git", "init", "-q"], cwd=vault, check=True)
+    subprocess.run([sys.executable, "-m", "curator", "--vault", str(vault), "init"], check=True, capture_output=True)
+    subprocess.run(["git", "add", "-A"], cwd=vault, check=True)
+    subprocess.run(["git", "commit", "-q", "-m", "notes"], cwd=vault, check=True, env=env)
+    return vault

@@ -58,7 +58,9 @@ def run(
             output.line("not applied")
             return 1
     with progress_line() as progress:
-        done = applier.apply(vault, settings, ulid, by=by, commit=not no_commit, shown=shown, progress=progress)
+        done = applier.apply(
+            vault, settings, ulid, by=by, commit=not no_commit, shown=shown, progress=progress, kept=app.verdicts()
+        )
     drifted = drifted_paths(done.report)
     if app.json:
         output.emit_json({"id": ulid, "applied": True, "commit": done.commit, "paths": done.paths, "drifted": drifted})

@@ -37,9 +37,10 @@ from curator.proposals.hunks import HunkConflict, same_places
 from curator.proposals.hunks import place as place_hunks
 from curator.proposals.layout import EVENTS, PROPOSALS_DIR
 from curator.settings import CONFIG, Settings
+from curator.validator import verdicts
 from curator.validator.state import RepoState
 from curator.validator.subject import ChangeView
-from curator.validator.verdict import ProposalReport, validate_proposal
+from curator.validator.verdict import ProposalReport
 from curator.vault import git
 from curator.vault.discover import Vault
 
@@ -249,16 +250,27 @@ def apply(
     commit: bool = True,
     shown: str | None = None,
     progress: Progress = _quiet,
+    kept: str | None = None,
 ) -> Applied:
     """Apply proposal ``ulid`` under the vault lock (taking it finishes or undoes any earlier apply).
     ``shown``: the ``ProposalDir.digest`` of what the person reviewed; the proposal is refused if its
-    folder differs from it now. ``progress`` is told each step (a 6,500-note apply takes a while)."""
+    folder differs from it now. ``progress`` is told each step (a 6,500-note apply takes a while).
+    ``kept``: where verdicts are kept (``validator.verdicts``): the rules are not run again on a
+    proposal judged on the same inputs (the proposal is still read whole and checked by libgit2)."""
     with recovery.locked(vault, f"apply {ulid}"):
-        return _apply(vault, settings, ulid, by=by, commit=commit, shown=shown, progress=progress)
+        return _apply(vault, settings, ulid, by=by, commit=commit, shown=shown, progress=progress, kept=kept)
 
 
 def _apply(
-    vault: Vault, settings: Settings, ulid: str, *, by: str, commit: bool, shown: str | None, progress: Progress
+    vault: Vault,
+    settings: Settings,
+    ulid: str,
+    *,
+    by: str,
+    commit: bool,
+    shown: str | None,
+    progress: Progress,
+    kept: str | None,
 ) -> Applied:
     gitindex.check_unlocked(vault)
     proposal = store.load_within(vault.root, ulid, settings.limits)
@@ -272,7 +284,7 @@ def _apply(
     state = RepoState(vault, _committed_rules(vault, settings))
     _check_as_committed(vault, ulid)
     progress("checking the proposal", 0, 0)
-    report = validate_proposal(state, proposal)
+    report = verdicts.report(state, proposal, kept if verdicts.keeps(state) else None)
     if report.status != "pending":
         raise CheckFailed(f"proposal {ulid} is already {report.status}")
     if not report.ok:

@@ -99,10 +99,11 @@ def _removed(state: RepoState, proposal: ProposalDir) -> ProposalReport:
     return ProposalReport(proposal.id, findings, False, status, None)
 
 
-def validate_proposal(state: RepoState, proposal: ProposalDir) -> ProposalReport:
+def validate_proposal(state: RepoState, proposal: ProposalDir, subject: Subject | None = None) -> ProposalReport:
+    """Every rule on ``proposal`` in ``state``; ``subject``: the proposal read already (``build``)."""
     if not proposal.exists and state.head_has_dir(proposal.rel_dir):
         return _removed(state, proposal)
-    subject = build(proposal, state)
+    subject = subject if subject is not None else build(proposal, state)
     subject.accepted, findings = events.judge(subject, state, validate_proposal)
     if subject.status != "pending" and not subject.committed_event_problems:
         # A decided proposal is history: its shape and log are checked, its changes are not

@@ -1,4 +1,4 @@
-"""Verdicts kept between runs: ``curator proposals``, ``validate`` and the review UI ask
+"""Verdicts kept between runs: ``curator proposals``, ``validate``, ``apply`` and the review UI ask
 about the same proposals again and again, and a 6,500-note proposal takes seconds to judge.
 
 ``verdict(state, proposal, folder)`` is the one entry: the validator's verdict on a proposal
@@ -47,6 +47,7 @@ from curator.proposals import events as events_mod
 from curator.proposals.store import ProposalDir
 from curator.validator.finding import Finding
 from curator.validator.state import RepoState
+from curator.validator.subject import build
 from curator.validator.verdict import ProposalReport, validate_proposal
 from curator.vault.tree import GitView, walk
 
@@ -173,6 +174,27 @@ def verdict(state: RepoState, proposal: ProposalDir, folder: str | None) -> Verd
     if key is not None and folder is not None and _settled(state) and _key(state, proposal, again=True) == key:
         _write(folder, proposal.id, key, found)
     return found
+
+
+def report(state: RepoState, proposal: ProposalDir, folder: str | None) -> ProposalReport:
+    """``validate_proposal`` with the proposal read whole (its ``Subject``, as ``apply`` needs it)
+    and the rules' findings read back from the kept verdict when nothing it depends on changed
+    since it was judged. The work tree is looked at after the proposal's files are read: a file
+    changed before that read shows in its size or time, and the verdict is judged again."""
+    subject = build(proposal, state)
+    key = _key(state, proposal, again=True) if folder is not None else None
+    kept = _read(folder, proposal.id, key) if key is not None and folder is not None else None
+    if (
+        kept is not None
+        and proposal.exists
+        and kept.status == subject.status == "pending"
+        # What was read agrees with what was judged (a file rewritten to the same size and time
+        # would not: it is judged again, never applied on an old word).
+        and kept.drift == subject.drift
+        and kept.changes == tuple((v.change.op, v.change.path) for v in subject.changes)
+    ):
+        return ProposalReport(proposal.id, list(kept.findings), kept.auto_applicable, kept.status, kept.drift, subject)
+    return validate_proposal(state, proposal, subject)
 
 
 def keeps(state: RepoState) -> bool:

@@ -208,3 +208,49 @@ def test_the_staged_view_and_against_keep_nothing(vault: GitVault, cli: Cli, jud
         cli("--vault", vault.root, "validate", pid, "--against", head)
     assert judged == [pid, pid]
     assert not list((Path(os.environ["XDG_CACHE_HOME"]) / "curator").glob("*/verdicts/*.json"))
+
+
+@pytest.fixture
+def rules_run(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The proposals every rule ran on (once each)."""
+    from curator.validator import verdict as verdict_mod
+
+    ran: list[str] = []
+    first, *rest = verdict_mod.RULES
+
+    def counted(subject: Any, state: Any) -> Any:
+        ran.append(subject.proposal.id)
+        return first(subject, state)
+
+    monkeypatch.setattr(verdict_mod, "RULES", (counted, *rest))
+    return ran
+
+
+def test_apply_takes_the_kept_verdict_and_still_reads_the_proposal_whole(
+    vault: GitVault, cli: Cli, rules_run: list[str]
+) -> None:
+    pid = _proposal(vault)
+    assert cli("--vault", vault.root, "validate", pid).code == 0 and rules_run == [pid]
+    done = cli("--vault", vault.root, "apply", pid, "--yes")
+    assert done.code == 0, done
+    assert rules_run == [pid]  # the rules were not run again
+    assert "Second line, edited." in vault.read("notes/alpha.md")
+    assert f"Kp-Proposal: {pid}" in vault.git("log", "-1", "--format=%B").stdout
+
+
+@pytest.mark.parametrize("same_size_and_time", [False, True])
+def test_apply_judges_again_a_proposal_whose_note_changed_since_its_verdict(
+    vault: GitVault, cli: Cli, rules_run: list[str], same_size_and_time: bool
+) -> None:
+    pid = _proposal(vault)
+    assert cli("--vault", vault.root, "validate", pid).code == 0
+    path = vault.root / "notes" / "alpha.md"
+    before = path.stat()
+    # The line the proposal changes is changed by hand meanwhile: the proposal conflicts now.
+    path.write_text(vault.read("notes/alpha.md").replace("Second line.", "Second lime."))
+    if same_size_and_time:  # as an editor that keeps times, or a clock that did not move, would
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    done = cli("--vault", vault.root, "apply", pid, "--yes")
+    assert done.code == 1 and "KP005" in done.err, done
+    assert rules_run == [pid, pid]
+    assert "Second lime." in vault.read("notes/alpha.md")
