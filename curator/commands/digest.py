@@ -74,6 +74,13 @@ def run(
         "k": m.k,
         "anchor": composed.anchor,
         "why": m.why,
+        "calibration": None
+        if m.calibration is None
+        else {
+            "notes": m.calibration.notes,
+            "top": round(m.calibration.top, 6),
+            "spread": round(m.calibration.spread, 6),
+        },
     }
     data["entries"] = _entries(composed)
     lines = [_headline(composed)]
@@ -154,6 +161,7 @@ def _entries(composed: Composed) -> list[dict[str, Any]]:
                 "created": clock.iso(c.created),
                 "created_from": c.origin,
                 "similarity": None if s.similarity is None else round(s.similarity, 6),
+                "cosine": None if s.cosine is None else round(s.cosine, 6),
                 "decay": round(s.decay, 6),
                 "score": round(s.score, 6),
                 "summary": e.summary,

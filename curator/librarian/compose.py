@@ -18,6 +18,7 @@ from curator.embedders import base as embedders
 from curator.errors import EmbedderError, EpochMismatch
 from curator.index import catalog, linkgraph, reading
 from curator.index import epoch as epochs
+from curator.index.db import VAULT
 from curator.index.reconcile import reconcile
 from curator.index.serving import Opened, open_serving
 from curator.librarian import anchor as anchor_mod
@@ -81,10 +82,13 @@ def _similarity(
     docs: list[catalog.Record],
     chosen: list[cands.Candidate],
     warnings: list[str],
-) -> tuple[str, str | None, dict[int, float] | None]:
-    """(method kind, why it is not cosine, similarity by document id or None for recency)."""
+    population: list[int],
+) -> tuple[str, str | None, dict[int, float] | None, scoring.Calibration | None]:
+    """(method kind, why it is not cosine, similarity by document id or None for recency, and the
+    vault's scale the cosines are placed on: measured on ``population``, the candidates and a
+    sample of the vault's other notes)."""
     if anchor.why_not:
-        return scoring.RECENCY, anchor.why_not, None
+        return scoring.RECENCY, anchor.why_not, None, None
     fp = reading.fingerprint(conn)
     ids = [c.doc.id for c in chosen]
     spec = embedders.from_fingerprint(fp["embedder"], opened.base_url)
@@ -101,8 +105,32 @@ def _similarity(
         if vector is None:
             why = f"{anchor.path} could not be embedded"
         else:
-            return scoring.COSINE, None, scoring.cosine_similarities(catalog.passage_vectors(conn, ids), vector)
-    return scoring.BM25, why, scoring.bm25_similarities(catalog.best_bm25(conn, anchor.terms, WEIGHTS, ids))
+            measured = scoring.cosine_similarities(catalog.passage_vectors(conn, [*ids, *population]), vector)
+            scale = scoring.calibration([measured[i] for i in dict.fromkeys([*ids, *population]) if i in measured])
+            return scoring.COSINE, None, {i: measured[i] for i in ids if i in measured}, scale
+    return scoring.BM25, why, scoring.bm25_similarities(catalog.best_bm25(conn, anchor.terms, WEIGHTS, ids)), None
+
+
+def _population(
+    docs: list[catalog.Record],
+    chosen: list[cands.Candidate],
+    settings: Settings,
+    folders: list[templates.TemplateFolder],
+) -> list[int]:
+    """The vault's other notes the calibration samples besides the candidates (never now.md, a
+    digest or a template: what ``candidates.excluded`` leaves out), at most enough for
+    ``scoring.POPULATION`` in all. With few candidates their own cosines would set the
+    scale: a digest of three on-topic notes would call the least of them unrelated."""
+    chosen_ids = {c.doc.id for c in chosen}
+    others = [
+        d.id
+        for d in docs
+        if d.source == VAULT
+        and d.id not in chosen_ids
+        and 0 < d.passages == d.vectors
+        and not cands.excluded(d, settings, folders)
+    ]
+    return scoring.sample(others, scoring.POPULATION - len(chosen_ids))
 
 
 def _anchor_vector(
@@ -171,15 +199,18 @@ def compose(vault: Vault, settings: Settings, index_dir: str, opts: Options) -> 
                     )
             return history[0]
 
-        sel = cands.select(docs, settings, now, added, since, templates.on_disk(vault.root))
+        folders = templates.on_disk(vault.root)
+        sel = cands.select(docs, settings, now, added, since, folders)
         warnings += sel.warnings
         result.candidates = len(sel.candidates)
         if not sel.candidates:
             return result
         anchor = anchor_mod.load(vault, settings)
-        kind, why, sims = _similarity(conn, opened, anchor, docs, sel.candidates, warnings)
-        method = scoring.Method(kind, _describe(reading.fingerprint(conn)), opts.half_life_days, opts.k, why)
-        ranked = scoring.score_all(sel.candidates, sims, now, opts.half_life_days)
+        population = _population(docs, sel.candidates, settings, folders)
+        kind, why, sims, scale = _similarity(conn, opened, anchor, docs, sel.candidates, warnings, population)
+        fp = reading.fingerprint(conn)
+        method = scoring.Method(kind, _describe(fp), opts.half_life_days, opts.k, why, scale)
+        ranked = scoring.score_all(sel.candidates, sims, now, opts.half_life_days, scale)
         terms = summary.terms(anchor.body) if kind != scoring.RECENCY else set()
         entries = _entries(conn, ranked, opts.k, terms)
         linker = _linker(vault, settings, conn)

@@ -128,7 +128,16 @@ def _number(value: float) -> str:
 def _method_sentence(method: Method, anchor: str) -> str:
     decay = f"exp(−age / {_number(method.half_life_days)} days)"
     if method.kind == COSINE:
-        return f"Ranked by closeness to `{anchor}` (cosine of mean passage vectors, {method.embedder}) × {decay}."
+        scale = method.calibration
+        placed = (
+            f", on the vault's own scale: exp((cosine − {scale.top:.3f}) / {scale.spread:.3f}), the closest of "
+            f"its {scale.notes} notes and their standard deviation"
+            if scale is not None
+            else ""
+        )
+        return (
+            f"Ranked by closeness to `{anchor}` (cosine of mean passage vectors, {method.embedder}{placed}) × {decay}."
+        )
     if method.kind == BM25:
         return f"Ranked by BM25 similarity to the terms of `{anchor}` × {decay}: {method.why}."
     return f"Ranked by recency alone, {decay}: {method.why}."
@@ -163,6 +172,7 @@ def frontmatter(
             f"    half_life_days: {_number(method.half_life_days)}",
             f"    k: {method.k}",
             f"    anchor: {_q(anchor)}",
+            *_calibration_lines(method),
             f"  candidates: {count}",
             f"  shown: {len(entries)}",
             # The identities of the notes linked below, in their order: the links name paths
@@ -171,6 +181,18 @@ def frontmatter(
             "---",
         ]
     )
+
+
+def _calibration_lines(method: Method) -> list[str]:
+    scale = method.calibration
+    if scale is None:
+        return []
+    return [
+        "    calibration:",
+        f"      notes: {scale.notes}",
+        f"      top: {scale.top:.6f}",
+        f"      spread: {scale.spread:.6f}",
+    ]
 
 
 def title_of(window: Window) -> str:

@@ -3,10 +3,17 @@
 score = similarity × exp(−age / half-life), age in days from the clock to the
 note's creation. The similarity is, in order of preference:
 
-- ``cosine``: between the note's vector and now.md's, each the mean of its
-  passages' stored vectors from the serving epoch, normalised to unit length
-  (now.md is embedded with the epoch's own recorded model when the index does
-  not hold it).
+- ``cosine``, calibrated: the cosine between the note's vector and now.md's, each
+  the mean of its passages' stored vectors from the serving epoch, normalised to
+  unit length (now.md is embedded with the epoch's own recorded model when the
+  index does not hold it), placed on the vault's own scale: relevance =
+  exp((cosine − top) / spread), where top is the highest cosine among the vault's
+  notes and spread their standard deviation (``Calibration``). A model's raw
+  cosines need not spread: multilingual-e5-small puts every note of a vault between
+  0.76 and 0.92, so a raw cosine barely moved the product and age decided. On the
+  vault's scale a note one standard deviation closer to now.md weighs as much as
+  one half-life younger, whatever the model's range (the scale is the same for any
+  cosines shifted or stretched alike); the top only sets where relevance is 1.
 - ``bm25``: when the epoch has no vectors (embedder ``none``), a candidate's
   vectors are not all there yet (the embedder is down) or now.md cannot be
   embedded: the note's best passage BM25 for now.md's terms, divided by the
@@ -30,6 +37,47 @@ from curator.librarian.candidates import Candidate
 COSINE, BM25, RECENCY = "cosine", "bm25", "recency"
 
 
+POPULATION = 1000
+"""Notes at most whose cosines calibrate a digest (the candidates, then a sample of the rest)."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The vault's own scale of closeness to now.md, from its notes' cosines."""
+
+    notes: int
+    """How many notes' cosines it was measured on."""
+    top: float
+    """The highest cosine: where relevance is 1."""
+    spread: float
+    """The cosines' standard deviation: how far below the top relevance falls by 1/e."""
+
+    def relevance(self, cosine: float) -> float:
+        if self.spread <= 1e-9:
+            return 1.0  # every note as close as the next: nothing to tell them apart by
+        return min(1.0, math.exp((cosine - self.top) / self.spread))
+
+
+def calibration(cosines: Sequence[float]) -> Calibration | None:
+    """The scale ``cosines`` (of the vault's notes) set; None for none."""
+    if not cosines:
+        return None
+    mean = math.fsum(cosines) / len(cosines)
+    spread = math.sqrt(math.fsum((c - mean) ** 2 for c in cosines) / len(cosines))
+    return Calibration(len(cosines), max(cosines), spread)
+
+
+def sample(ids: Sequence[int], size: int) -> list[int]:
+    """At most ``size`` of ``ids`` (sorted), spread evenly over them: the same ones every run."""
+    ordered = sorted(ids)
+    if size <= 0:
+        return []
+    if len(ordered) <= size:
+        return ordered
+    step = len(ordered) / size
+    return [ordered[int(i * step)] for i in range(size)]
+
+
 @dataclass(frozen=True)
 class Method:
     kind: str
@@ -40,15 +88,19 @@ class Method:
     k: int
     why: str | None = None
     """Why the similarity is not cosine, in words for the digest and the terminal."""
+    calibration: Calibration | None = None
+    """The vault's scale the cosines were placed on (cosine only)."""
 
 
 @dataclass(frozen=True)
 class Scored:
     candidate: Candidate
     similarity: float | None
-    """None when ranking by recency alone."""
+    """None when ranking by recency alone; for cosine, the calibrated relevance."""
     decay: float
     age_days: float
+    cosine: float | None = None
+    """The raw cosine to now.md, when the similarity is a calibrated one."""
 
     @property
     def score(self) -> float:
@@ -86,13 +138,18 @@ def score_all(
     similarity: dict[int, float] | None,
     now: dt.datetime,
     half_life_days: float,
+    scale: Calibration | None = None,
 ) -> list[Scored]:
-    """Scored and ranked candidates; ``similarity`` by document id (missing: 0), None for recency."""
+    """Scored and ranked candidates; ``similarity`` by document id (missing: 0), None for recency;
+    with ``scale``, each similarity is a cosine placed on it."""
     out = []
     for c in candidates:
         age = clock.age_days(now, c.created)
-        sim = None if similarity is None else similarity.get(c.doc.id, 0.0)
-        out.append(Scored(c, sim, decay(age, half_life_days), age))
+        raw = None if similarity is None else similarity.get(c.doc.id, 0.0)
+        if scale is not None and raw is not None:
+            out.append(Scored(c, scale.relevance(raw), decay(age, half_life_days), age, raw))
+        else:
+            out.append(Scored(c, raw, decay(age, half_life_days), age))
     return rank(out)
 
 

@@ -95,7 +95,7 @@ def test_a_now_md_changed_since_indexing_is_embedded_as_it_is_now(dvault: GitVau
     assert _mean_unit([struct.pack("64f", *stored["now.md"])]) != anchor  # the index holds the old one
     for e in out["entries"]:
         expected = sum(a * b for a, b in zip(stored[e["path"]], anchor, strict=True))
-        assert e["similarity"] == pytest.approx(expected, abs=1e-6)
+        assert e["cosine"] == pytest.approx(expected, abs=1e-6)
     assert out["entries"][0]["path"] == "garden/tomatoes.md"
 
 

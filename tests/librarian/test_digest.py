@@ -7,6 +7,7 @@ import datetime as dt
 import json
 import math
 import re
+import statistics
 import struct
 from pathlib import Path
 
@@ -56,15 +57,22 @@ def _unit_mean(vectors: list[tuple[float, ...]]) -> list[float]:
     return [x / norm for x in mean]
 
 
-def test_ranking_is_cosine_to_now_times_decay_from_the_stored_vectors(dvault: GitVault, cli) -> None:
+def test_ranking_is_calibrated_cosine_to_now_times_decay_from_the_stored_vectors(dvault: GitVault, cli) -> None:
     out = _digest(cli, dvault, "--k", "4", "--half-life-days", "7")
     vectors = _stored_vectors(dvault)
     anchor = _unit_mean(vectors["now.md"])
+    cosines = {p: sum(a * b for a, b in zip(_unit_mean(vectors[p]), anchor, strict=True)) for p in NOTES}
+    # The vault's own scale: its notes' closest cosine and their standard deviation.
+    top, spread = max(cosines.values()), statistics.pstdev(cosines.values())
+    assert out["method"]["calibration"] == {
+        "notes": len(NOTES),
+        "top": pytest.approx(top, abs=1e-6),
+        "spread": pytest.approx(spread, abs=1e-6),
+    }
     expected = []
     for path, text in NOTES.items():
-        note = _unit_mean(vectors[path])
         age = (NOW - _created(text)).total_seconds() / 86400
-        score = sum(a * b for a, b in zip(note, anchor, strict=True)) * math.exp(-age / 7)
+        score = math.exp((cosines[path] - top) / spread) * math.exp(-age / 7)
         expected.append((score, path))
     expected.sort(key=lambda sp: -sp[0])
     assert out["method"]["similarity"] == "cosine"
@@ -338,7 +346,7 @@ def test_a_now_md_the_index_does_not_hold_is_embedded_with_the_epochs_model(dvau
     anchor = _unit_mean([struct.unpack("64f", v) for v in embedded])
     for e in out["entries"]:
         note_vec = _unit_mean(vectors[e["path"]])
-        assert e["similarity"] == pytest.approx(sum(a * b for a, b in zip(note_vec, anchor, strict=True)), abs=1e-6)
+        assert e["cosine"] == pytest.approx(sum(a * b for a, b in zip(note_vec, anchor, strict=True)), abs=1e-6)
 
 
 TEMPLATE = """---
