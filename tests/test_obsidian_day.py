@@ -19,13 +19,13 @@ from tests.conftest import ROOT, GitVault, make_git_vault, note
 from tests.test_hooks import PLAIN_PATH
 
 BOOK_TEMPLATE = (
-    "---\ntitle: <% tp.file.title %>\nstatus: todo\nrating:\nauthor: \"[[]]\"\ntags: [book]\n---\n"
-    "# <% tp.file.title %>\n\nStarted <% tp.date.now(\"YYYY-MM-DD\") %>.\n"
+    '---\ntitle: <% tp.file.title %>\nstatus: todo\nrating:\nauthor: "[[]]"\ntags: [book]\n---\n'
+    '# <% tp.file.title %>\n\nStarted <% tp.date.now("YYYY-MM-DD") %>.\n'
 )
 DAILY_TEMPLATE = (
-    "---\ncreated: <% tp.date.now(\"YYYY-MM-DD HH:mm\") %>\ntags: [daily]\n---\n"
-    "# <% tp.date.now(\"dddd D MMMM\") %>\n\n"
-    "[[Daily/<% tp.date.now(\"YYYY-MM-DD\", -1) %>|yesterday]]\n"
+    '---\ncreated: <% tp.date.now("YYYY-MM-DD HH:mm") %>\ntags: [daily]\n---\n'
+    '# <% tp.date.now("dddd D MMMM") %>\n\n'
+    '[[Daily/<% tp.date.now("YYYY-MM-DD", -1) %>|yesterday]]\n'
 )
 READING = note(
     "kp:01J00000000000000000000RGN",
@@ -64,18 +64,23 @@ def test_a_day_of_obsidian_commits_is_never_refused_and_an_agent_still_is(tmp_pa
     env["PATH"] = PLAIN_PATH
 
     # Morning: the daily note from its template, written in local time without a zone.
-    v.write("Daily/2026-12-04.md", "---\ncreated: 2026-12-04 08:05\ntags: [daily]\n---\n# Friday\n\n[[Daily/2026-12-03|yesterday]]\n")
+    v.write(
+        "Daily/2026-12-04.md",
+        "---\ncreated: 2026-12-04 08:05\ntags: [daily]\n---\n# Friday\n\n[[Daily/2026-12-03|yesterday]]\n",
+    )
     day = [_commit_all(v, env, "vault backup: 2026-12-04 08:06")]
     # A book from the template, with its Dataview properties.
     v.write(
         "Books/Dune.md",
-        "---\ntitle: Dune\nstatus: todo\nrating:\nauthor: \"[[Frank Herbert]]\"\ntags: [book]\n---\n# Dune\n\nStarted.\n",
+        '---\ntitle: Dune\nstatus: todo\nrating:\nauthor: "[[Frank Herbert]]"\ntags: [book]\n---\n# Dune\n\nStarted.\n',
     )
     day.append(_commit_all(v, env, "vault backup: 2026-12-04 09:30"))
     # Through the day the properties change, as Dataview and the Properties pane change them.
     for status, rating in (("reading", ""), ("done", "4")):
-        text = v.read("Books/Dune.md").replace("status: todo", f"status: {status}").replace(
-            "status: reading", f"status: {status}"
+        text = (
+            v.read("Books/Dune.md")
+            .replace("status: todo", f"status: {status}")
+            .replace("status: reading", f"status: {status}")
         )
         v.write("Books/Dune.md", text.replace("rating:\n", f"rating: {rating}\n".replace(" \n", "\n")))
         day.append(_commit_all(v, env, f"vault backup: {status}"))
