@@ -1,6 +1,6 @@
 """The leak scanner's other forms of a key and its value, beside ``key = value``
 (``curator.leak_rules``): an XML element or a .NET setting, PHP's ``define()``, a command's flag,
-curl's ``-u``, mysql's ``-p``, sshpass, a markdown table row, ``user:pass@host`` without a
+curl's ``-u``, mysql's ``-p``, sshpass, an HTML form's input, a markdown table row, ``user:pass@host`` without a
 scheme, a ``.netrc`` and a ``.pgpass`` line. Each finds a span; ``leak_rules`` judges the key
 and the value, as it does for an assignment. Every pattern is bounded, so a line costs linear time.
 """
@@ -27,6 +27,10 @@ BARE_CREDENTIALS = re.compile(
 )
 """``user:password@host`` without a scheme (an scp or git remote, a pasted DSN): the URL rule's
 credentials, where no ``://`` announces them."""
+INPUT_TAG = re.compile(r"<input\b[^<>]{1,1024}>", re.IGNORECASE)
+ATTRIBUTE = re.compile(r"(?<![\w\-])([\w\-:]{1,80})\s*=\s*(?:\"([^\"\n]{0,512})\"|'([^'\n]{0,512})'|([^\s\"'<>=`]{1,512}))")
+"""An HTML form's input and its attributes: ``<input type="password" value="…">`` holds a
+password whatever its name, and ``<input name="api_key" value="…">`` what its name says."""
 PGPASS = re.compile(r"\s*[\w.\-*]{1,253}:(?:\d{1,5}|\*):[\w.\-*]{1,63}:[\w.\-*@]{1,63}:([^\s:]{1,256})\s*")
 
 
@@ -36,6 +40,8 @@ def other_forms(line: str) -> list[tuple[int, int]]:
         found += _keyed(XML_ELEMENT.finditer(line), 1, 2, quoted=True)
     if "value=" in line:
         found += _keyed(XML_SETTING.finditer(line), 2, 4, quoted=True)
+    if "<input" in line.lower():
+        found += [span for m in INPUT_TAG.finditer(line) if (span := _input_value(m)) is not None]
     if "define(" in line:
         found += _keyed(PHP_DEFINE.finditer(line), 2, 4, quoted=True)
     if " -" in line or line.startswith("-"):
@@ -72,6 +78,26 @@ def other_forms(line: str) -> list[tuple[int, int]]:
     if pgpass and value_is_secret(pgpass[1], "password", quoted=True):
         found.append(pgpass.span(1))
     return found
+
+
+def _input_value(tag: re.Match[str]) -> tuple[int, int] | None:
+    """The span of an input's ``value`` when its type is ``password`` or its name or id names a
+    secret (``key_names_secret``), and the value is one (``value_is_secret``)."""
+    attrs: dict[str, tuple[str, int, int]] = {}
+    for m in ATTRIBUTE.finditer(tag[0]):
+        group = next(g for g in (2, 3, 4) if m[g] is not None)
+        attrs.setdefault(m[1].lower(), (m[group], tag.start() + m.start(group), tag.start() + m.end(group)))
+    if "value" not in attrs:
+        return None
+    value, start, end = attrs["value"]
+    kind = attrs.get("type", ("",))[0].lower()
+    names = "password" if kind == "password" else None
+    for attr in ("name", "id"):
+        if names is None and attr in attrs:
+            names = key_names_secret(attrs[attr][0])
+    if names is None or not value_is_secret(value.strip(), names, quoted=True):
+        return None
+    return start, end
 
 
 def _keyed(matches: Iterable[re.Match[str]], key: int, value: int, *, quoted: bool) -> list[tuple[int, int]]:

@@ -60,6 +60,7 @@ from functools import lru_cache
 from typing import Any
 
 from curator.leak_forms import other_forms
+from curator.leak_queries import query_secrets
 from curator.leak_rules import (
     ASSIGNED,
     assignments,
@@ -385,6 +386,13 @@ def has_blocks(text: str) -> bool:
 def find_secrets(text: str) -> list[str]:
     """The kinds of secret found in ``text`` (empty when it looks clean)."""
     return sorted({leak.kind for leak in scan(text)})
+
+
+def find_query_secrets(query: str) -> list[str]:
+    """The kinds of secret in a search query: what ``find_secrets`` finds, and what a question
+    holds in the shapes a note's rules leave (``curator.leak_queries``): a query is sent whole to
+    a remote embedder, and withholding one costs only a lexical answer."""
+    return sorted({*find_secrets(query), *query_secrets(query)})
 
 
 def scan_field(key: str, value: str) -> tuple[Leak, ...]:

@@ -462,6 +462,22 @@ def other_languages(rng: random.Random) -> Sample:
     return Sample(frame.format(s=secret), (secret,))
 
 
+def html_input(rng: random.Random) -> Sample:
+    """A form's input that holds its value: a password input under any name, or a secret's name."""
+    secret = password(rng).replace('"', "").replace("'", "").replace("<", "").replace(">", "")
+    q = rng.choice("\"'")
+    frame = rng.choice(
+        (
+            '<input type={q}password{q} name={q}pw{q} value={q}{s}{q}>',
+            '<input value={q}{s}{q} type={q}password{q} />',
+            '  <input class={q}form-control{q} id={q}db-password{q} type={q}password{q} value={q}{s}{q}/>',
+            '<INPUT TYPE={q}PASSWORD{q} NAME={q}login{q} VALUE={q}{s}{q}>',
+            '<input type={q}text{q} name={q}client_secret{q} value={q}{s}{q}>',
+        )
+    )
+    return Sample(frame.format(s=secret, q=q), (secret,))
+
+
 SHAPES: dict[str, Callable[[random.Random], Sample]] = {
     "env KEY=value": env_assignment,
     "YAML key: value": yaml_assignment,
@@ -492,6 +508,7 @@ SHAPES: dict[str, Callable[[random.Random], Sample]] = {
     "tables, tight colons, sshpass, user:pass@host": table_and_tight,
     "age key, S3 presigned URL": age_and_presigned,
     "keys in other languages": other_languages,
+    "HTML password input": html_input,
 }
 
 
@@ -683,12 +700,66 @@ NEGATIVES: dict[str, list[str]] = {
         "redis://cache.internal:6379/0",
         "mailto:ops@example.org",
     ],
+    "HTML forms": [
+        '<input type="password" name="password" placeholder="Password" required>',
+        '<input type="password" value="">',
+        '<input type="text" name="username" value="alice.example">',
+        '<input type="password" value="{{ form.password.value }}">',
+        '<input type="password" name="pw" value="<?= $password ?>">',
+        '<input type="submit" value="Reset password">',
+        '<input type="email" name="login" value="ops@example.org">',
+    ],
     "e-mail addresses": [
         "alice@example.org",
         '"Alice Example" <alice.example@mail.example.org>',
         "Reviewed-by: Bob <bob+lists@example.net>",
     ],
 }
+
+
+QUERY_SECRETS: dict[str, str] = {
+    # What a search query holds where a note's rules, which want a value to end its line, miss it.
+    "token: ghp_Ab3dEf5gH7Ij9kL1 rejected by the API": "ghp_Ab3dEf5gH7Ij9kL1",
+    "why does token: ghp_aaaabbbbccccdddd fail": "ghp_aaaabbbbccccdddd",
+    "password: hunter2hunter2 not working on staging": "hunter2hunter2",
+    "the db password is Summer2024! since monday": "Summer2024!",
+    "api key c2VjcmV0a2V5MTIzNA== expired": "c2VjcmV0a2V5MTIzNA==",
+    "api key aGVsbG8gd29ybGQ=": "aGVsbG8gd29ybGQ=",
+    "is c2VjcmV0a2V5MTIzNA== still valid": "c2VjcmV0a2V5MTIzNA==",
+    "key aB3dE5gH7jK9mN1p rotated": "aB3dE5gH7jK9mN1p",
+    "slack xoxb-1234567890-abcdefgh scopes": "xoxb-1234567890-abcdefgh",
+    "sk-proj-abc123def456 quota": "sk-proj-abc123def456",
+}
+QUERY_QUESTIONS = [
+    # Questions a vault is asked that name secrets, models and versions: sent as typed.
+    "how do I rotate the API key",
+    "what is the token limit of gpt-4o-mini",
+    "max token gpt-4o-mini limit",
+    "password policy 2024",
+    "password reset link not sent",
+    "token expired after an hour",
+    "the password is in 1Password",
+    "secret sharing shamir",
+    "api key for OpenAI in .env",
+    "key = value pairs in YAML",
+    "iPhone15ProMax battery",
+    "ResNet50V2 accuracy on ImageNet",
+    "MacBookPro16 keyboard",
+    "sk-learn-tutorial pipelines",
+    "utf8mb4_unicode_ci collation",
+    "all-MiniLM-L6-v2 dimensions",
+    "Llama3-8B-Instruct context window",
+    "SHA256withRSA signature",
+    "AES256GCM encryption key size",
+    "OAuth2PKCE flow",
+    "bge-m3 vs e5-small-v2",
+    "Win32_LogicalDisk class",
+    "kp:01J00000000000000000000001",
+    "commit 3f9a1c0e8d7b",
+    "IPv6 2601:600:a27f:a470",
+    "what does KP006 mean",
+    "password Passw0rd1 in the docs",
+]
 
 
 def negatives(n_generated: int = 50, seed: int = SEED) -> dict[str, list[str]]:

@@ -43,7 +43,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("vault",),
     ("redaction",),
     ("settings", "leaks"),
-    ("leak_forms",),
+    ("leak_forms", "leak_queries"),
     ("languages", "locations", "fsutil", "cores", "output", "leak_rules", "yaml_reader"),
     ("unsafe", "clock", "faults", "pids"),
     ("errors",),

@@ -156,3 +156,21 @@ def test_a_pathological_line_is_scanned_in_linear_time() -> None:
     slow = {name: round(seconds, 3) for name, seconds in took.items() if seconds > LIMIT}
     assert slow == {}
     assert all(len(line) >= 99_990 for line in PATHOLOGICAL.values())
+
+
+@pytest.mark.parametrize(("query", "secret"), lc.QUERY_SECRETS.items())
+def test_a_query_shaped_secret_is_found(query: str, secret: str) -> None:
+    assert secret in query
+    assert leaks.find_query_secrets(query), query
+
+
+@pytest.mark.parametrize("query", lc.QUERY_QUESTIONS)
+def test_a_question_is_not_taken_for_a_secret(query: str) -> None:
+    assert leaks.find_query_secrets(query) == []
+
+
+def test_every_secret_in_a_note_is_a_secret_in_a_query() -> None:
+    for shape in lc.SHAPES:
+        for s in lc.positives(shape, 20):
+            for line in s.text.split("\n"):
+                assert set(leaks.find_secrets(line)) <= set(leaks.find_query_secrets(line))

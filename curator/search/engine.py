@@ -13,7 +13,7 @@ from curator.errors import EmbedderError, UsageError
 from curator.index import attached, db, reading
 from curator.index import boilerplate as boilerplate_index
 from curator.index.db import ATTACHMENT
-from curator.leaks import find_secrets
+from curator.leaks import find_query_secrets
 from curator.search import asker as askers
 from curator.search import boilerplate
 from curator.search import legs as legs_mod
@@ -154,7 +154,7 @@ class Searcher:
         if self._embedder.remote:
             # A query is egress too: one carrying a secret is not sent (SPEC §6).
 
-            kinds = find_secrets(text)
+            kinds = find_query_secrets(text)
             if kinds:
                 reading.record_withheld_query(self.conn, kinds)
                 raise QueryWithheld(kinds)

@@ -115,6 +115,9 @@ def test_no_shape_of_the_corpus_leaves_through_passages(vault: GitVault, cli, re
         "DB_PASSWORD=hunter2hunter2 fails",
         "Authorization: Bearer 0f1e2d3c4b5a69788796a5b4c3d2e1f0",
         "redis://:pa/ss@cache",
+        "token: ghp_Ab3dEf5gH7Ij9kL1 rejected by the API",
+        "api key c2VjcmV0a2V5MTIzNA== expired",
+        "password: hunter2hunter2 not working on staging",
     ],
 )
 def test_a_query_with_an_assigned_secret_is_not_sent(vault: GitVault, cli, remote: EmbeddingServer, query: str) -> None:
