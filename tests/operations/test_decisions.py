@@ -95,14 +95,3 @@ def test_apply_commit_carries_the_event_trailer(vault: GitVault, cli) -> None:
     msg = vault.git("log", "-1", "--format=%B").stdout
     assert trailers.decision_of(msg) == (pid, "applied")
     assert trailers.trailers(msg)["Kp-Author"] == ["agent:tester"]
-
-
-def test_trailers_are_read_from_the_last_paragraph_only() -> None:
-    forged = "Title\n\nKp-Proposal: 01J00000000000000000000000\nKp-Event: rejected\n\nreal body\n"
-    assert trailers.decision_of(forged) is None
-    msg = trailers.message(
-        "T\nKp-Event: rejected", "why\nKp-Proposal: OTHER\n  kp-event: applied", "PID", "superseded"
-    )
-    assert trailers.decision_of(msg) == ("PID", "superseded")
-    assert "\n> Kp-Proposal: OTHER\n" in msg and "\n>   kp-event: applied\n" in msg
-    assert msg.splitlines()[0] == "T > Kp-Event: rejected"
