@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import Any
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from curator.unsafe import UNSAFE, shown
 
@@ -58,6 +60,32 @@ def warn(text: str) -> None:
 
 def note(text: str) -> None:
     sys.stderr.write(one_line(text) + "\n")
+
+
+Level = Literal["note", "warning"]
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A line about how an answer came about, printed on stderr beside it.
+
+    A ``note`` says what Curator did on the way (``reconciled first: 2 indexed, 0 removed``) and
+    prints as it is; a ``warning`` says what may be wrong with the answer and prints after
+    ``curator: warning:``. JSON carries both by their text, in the ``warnings`` list."""
+
+    text: str
+    level: Level = "warning"
+
+
+def tell(notices: Iterable[Notice]) -> None:
+    """Each notice on stderr, as its level says."""
+    for n in notices:
+        (note if n.level == "note" else warn)(n.text)
+
+
+def texts(notices: Iterable[Notice]) -> list[str]:
+    """The notices' texts, as ``--json`` and the MCP tools give them."""
+    return [n.text for n in notices]
 
 
 def safe_path(path: str) -> str:

@@ -47,11 +47,8 @@ def run(
         )
 
     composed = compose(*app.place(), Options(now, k, half_life))
-    for w in [] if app.json else composed.warnings:
-        if w.startswith("reconciled first"):
-            output.note(w)
-        else:
-            output.warn(w)
+    if not app.json:
+        output.tell(composed.warnings)
     data: dict[str, Any] = {
         "window": {
             "since": clock.iso(composed.window.since) if composed.window.since else None,
@@ -59,7 +56,7 @@ def run(
             "after": composed.window.last,
         },
         "candidates": composed.candidates,
-        "warnings": composed.warnings,
+        "warnings": output.texts(composed.warnings),
     }
     if not composed.entries:
         data["status"] = "nothing-new"

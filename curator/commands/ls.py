@@ -8,7 +8,7 @@ from curator.index import reading
 
 
 def run(app: App) -> int:
-    from curator.index.serving import open_serving, report_warnings
+    from curator.index.serving import open_serving
 
     opened = open_serving(*app.place())
     docs = reading.documents(opened.conn)
@@ -31,7 +31,7 @@ def run(app: App) -> int:
             }
         )
         return 0
-    report_warnings(opened)
+    output.tell(opened.warnings)
     for d in docs:
         mark = "" if d.complete else "  (vectors pending)"
         output.line(f"{output.safe_path(d.path)}  {d.kp_id or '-'}  {d.passages}p  {d.title}{mark}")

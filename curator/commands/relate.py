@@ -15,11 +15,12 @@ from curator.index import attached, reading
 from curator.index.db import ATTACHMENT, VAULT
 from curator.index.neighbours import reason
 from curator.index.refs import why_not_a_note
+from curator.output import Notice
 from curator.vault.links import extract
 from curator.vault.note import NotANote, parse
 
 
-def collect(app: App, ref: str) -> tuple[dict[str, Any], list[str]]:
+def collect(app: App, ref: str) -> tuple[dict[str, Any], list[Notice]]:
     from curator.index.serving import open_serving
 
     found = attachment(app, ref)
@@ -71,13 +72,11 @@ def _as_written(app: App, path: str) -> dict[tuple[int, str, str], str]:
 
 
 def run(app: App, ref: str) -> int:
-    from curator.index.serving import report_warnings
-
     data, warnings = collect(app, ref)
     if app.json:
         output.emit_json(data)
         return 0
-    report_warnings(warnings)
+    output.tell(warnings)
     ident = "" if data["kp_id"] == data["path"] else f"  {data['kp_id'] or '(no kp_id)'}"
     if data.get("source") == ATTACHMENT:
         ident = "  (attachment)"

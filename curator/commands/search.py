@@ -5,23 +5,8 @@ from __future__ import annotations
 from curator import output
 from curator.commands.app import App
 from curator.commands.index import progress_bar
+from curator.output import Notice
 from curator.search.filters import Filters
-
-
-def _build_if_missing(app: App) -> None:
-    """A vault never indexed is indexed first (progress on stderr), as a stale index is
-    reconciled first: the first search answers rather than send the person to `curator index`."""
-    from curator.index import epoch as epochs
-
-    index_dir = app.index_dir()
-    if epochs.serving(index_dir) is not None:
-        return
-    from curator.index.reconcile import reconcile
-
-    output.note("no index yet: indexing the vault first (as `curator index` does)")
-    with progress_bar(True) as progress:
-        report = reconcile(app.vault(), app.settings(), index_dir, progress, announce=output.note)
-    output.note(f"indexed {report.indexed} document(s)")
 
 
 def run(
@@ -38,8 +23,9 @@ def run(
     from curator.search.engine import Searcher
 
     settings = app.settings()
-    _build_if_missing(app)
-    opened = open_serving(*app.place())
+    # A vault never indexed is indexed first (progress on stderr), as a stale index is reconciled first.
+    with progress_bar(True) as progress:
+        opened = open_serving(*app.place(), build=True, progress=progress, announce=output.note)
     searcher = Searcher(opened.conn, opened.epoch.id, opened.base_url)
     result = searcher.search(
         query,
@@ -49,12 +35,12 @@ def run(
         links=settings.search.links if links is None else links,
         diversify=settings.search.mmr if mmr is None else mmr,
     )
-    result.warnings = list(dict.fromkeys(opened.warnings + result.warnings))  # one warning, said once
+    notices = list(dict.fromkeys([*opened.warnings, *map(Notice, result.warnings)]))  # one warning, said once
+    result.warnings = output.texts(notices)
     if app.json:
         output.emit_json(result.to_json(explain))
         return 0
-    for w in result.warnings:
-        (output.note if w.startswith("reconciled first") else output.warn)(w)
+    output.tell(notices)
     if not result.hits:
         output.line("no matches")
         return 0

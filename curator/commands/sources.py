@@ -48,7 +48,7 @@ def collect(app: App) -> dict[str, Any]:
     else:
         state = state_of(opened.conn)
         counts = derived_counts(opened.conn)
-        warnings += opened.warnings
+        warnings += output.texts(opened.warnings)
         opened.conn.close()
     rows = []
     for src in settings.sources:

@@ -46,7 +46,7 @@ def collect(app: App) -> dict[str, Any]:
         "withheld": withheld,
         "sources": sources,
         "bytes": size,
-        "warnings": opened.warnings,
+        "warnings": output.texts(opened.warnings),
     }
 
 

@@ -1,8 +1,11 @@
 """Opening the serving epoch for reading, brought up to date first when that is cheap.
 
 Every reader surface warns when the config asks for another epoch than the one serving
-(``epoch.mismatch_message``), and a corrupt database is never read. ``reconcile_if_stale`` is the one "bring it up to date first" the
-CLI's readers and the MCP server's background loop share: a stat walk when nothing changed.
+(``epoch.mismatch_message``), and a corrupt database is never read. ``reconcile_if_stale`` is
+the one "bring it up to date first" that every surface calls (the CLI's readers, search and the
+digest, which also build a missing index, and the MCP server's background loop): a stat walk
+when nothing changed. What it did and what went wrong come back as ``output.Notice``s, each
+with its level.
 """
 
 from __future__ import annotations
@@ -11,11 +14,12 @@ from dataclasses import dataclass, field
 
 import apsw
 
-from curator import output
 from curator.embedders import base as embedders
 from curator.errors import EmbedderError, IndexCorrupt, IndexError_, IndexUnwritable
 from curator.index import db, freshness, reconcile
 from curator.index import epoch as epochs
+from curator.index.reconcile import Announce, Progress
+from curator.output import Notice
 from curator.settings import Settings
 from curator.vault.discover import Vault
 
@@ -24,7 +28,7 @@ from curator.vault.discover import Vault
 class Opened:
     conn: apsw.Connection
     epoch: epochs.Epoch
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Notice] = field(default_factory=list)
     base_url: str | None = None
 
 
@@ -39,11 +43,21 @@ def _mismatch(settings: Settings, conn: apsw.Connection) -> tuple[str | None, st
     return (epochs.mismatch_message(serving, wanted, conn) if serving != wanted else None), base_url
 
 
-def open_serving(vault: Vault, settings: Settings, index_dir: str, *, refresh: bool = True) -> Opened:
-    """The serving epoch of ``index_dir``, reconciled first (``refresh``) when the vault changed."""
-    warnings: list[str] = []
+def open_serving(
+    vault: Vault,
+    settings: Settings,
+    index_dir: str,
+    *,
+    refresh: bool = True,
+    build: bool = False,
+    progress: Progress | None = None,
+    announce: Announce | None = None,
+) -> Opened:
+    """The serving epoch of ``index_dir``, reconciled first (``refresh``) when the vault changed;
+    ``build``, ``progress`` and ``announce`` as ``reconcile_if_stale`` takes them."""
+    warnings: list[Notice] = []
     if refresh:
-        warnings += reconcile_if_stale(vault, settings, index_dir)
+        warnings += reconcile_if_stale(vault, settings, index_dir, build=build, progress=progress, announce=announce)
     ep = epochs.serving(index_dir)
     if ep is None:
         raise IndexError_("no index yet", hint="run `curator index`")
@@ -59,44 +73,57 @@ def open_serving(vault: Vault, settings: Settings, index_dir: str, *, refresh: b
             raise epochs.unwritable(index_dir, e) from None
         raise
     if mismatch:
-        warnings.append(mismatch)
+        warnings.append(Notice(mismatch))
     return Opened(conn, ep, warnings, base_url)
 
 
+NO_INDEX_YET = "no index yet: indexing the vault first"
+
+
 def reconcile_if_stale(
-    vault: Vault, settings: Settings, index_dir: str, *, build: bool = False, upgrade: bool = False
-) -> list[str]:
+    vault: Vault,
+    settings: Settings,
+    index_dir: str,
+    *,
+    build: bool = False,
+    upgrade: bool = False,
+    progress: Progress | None = None,
+    announce: Announce | None = None,
+) -> list[Notice]:
     """Reconcile when the vault changed since the serving epoch and no other indexer is running;
-    with ``build``, also when there is no index yet; with ``upgrade``, an epoch an older Curator
-    built is replaced (a reader only reads it). Returns the warnings to show."""
+    with ``upgrade``, an epoch an older Curator built is replaced (a reader only reads it).
+
+    With ``build``, a vault with no index yet is indexed whole, as `curator index` does: the
+    first search or digest answers rather than send the person to `curator index`. ``announce``
+    hears that before the build starts (and any wait for another indexer, which a build waits
+    out); ``progress`` follows it. A build's errors are raised: without an index there is
+    nothing to answer from. Returns the notices to show."""
     ep = epochs.serving(index_dir)
-    if ep is not None:
+    if ep is None:
+        if not build:
+            return []
+        if announce is not None:
+            announce(NO_INDEX_YET)
+        report = reconcile.reconcile(vault, settings, index_dir, progress, announce=announce, upgrade=upgrade)
+        return [Notice(w) for w in report.warnings]
+    try:
+        conn = db.connect(ep.path, vectors=False)
         try:
-            conn = db.connect(ep.path, vectors=False)
-            try:
-                if freshness.unchanged(vault, conn, freshness.sentinels_of(vault)):
-                    return []
-            finally:
-                conn.close()
-        except (apsw.Error, OSError):
-            return []  # open_serving reports what is wrong
-    elif not build:
-        return []
+            if freshness.unchanged(vault, conn, freshness.sentinels_of(vault)):
+                return []
+        finally:
+            conn.close()
+    except (apsw.Error, OSError):
+        return []  # open_serving reports what is wrong
     try:
         report = reconcile.reconcile(vault, settings, index_dir, lock_wait=0, upgrade=upgrade)
     except IndexUnwritable as e:
-        return [f"{e.message}; results may lag behind the vault"]
+        return [Notice(f"{e.message}; results may lag behind the vault")]
     except IndexCorrupt:
         raise
     except IndexError_:
-        return ["another curator is indexing; results may lag behind the vault"]
-    notes = [f"reconciled first: {report.indexed} indexed, {report.removed} removed"]
-    return [*report.warnings, *notes] if report.indexed or report.removed else report.warnings
-
-
-def report_warnings(opened: Opened | list[str]) -> None:
-    for w in opened.warnings if isinstance(opened, Opened) else opened:
-        if w.startswith("reconciled first"):
-            output.note(w)
-        else:
-            output.warn(w)
+        return [Notice("another curator is indexing; results may lag behind the vault")]
+    notices = [Notice(w) for w in report.warnings]
+    if report.indexed or report.removed:
+        notices.append(Notice(f"reconciled first: {report.indexed} indexed, {report.removed} removed", "note"))
+    return notices

@@ -19,12 +19,12 @@ from curator.errors import EmbedderError, EpochMismatch
 from curator.index import catalog, linkgraph, reading
 from curator.index import epoch as epochs
 from curator.index.db import VAULT
-from curator.index.reconcile import reconcile
 from curator.index.serving import Opened, open_serving
 from curator.librarian import anchor as anchor_mod
 from curator.librarian import candidates as cands
 from curator.librarian import links, render, scoring, summary
 from curator.librarian.history import added_times
+from curator.output import Notice
 from curator.search.legs import WEIGHTS
 from curator.settings import Settings
 from curator.vault import templates
@@ -52,14 +52,7 @@ class Composed:
     title: str = ""
     text: str = ""
     anchor: str = ""
-    warnings: list[str] = field(default_factory=list)
-
-
-def _open(vault: Vault, settings: Settings, index_dir: str) -> Opened:
-    if epochs.serving(index_dir) is None:
-        output.note("no index yet: indexing the vault first")
-        reconcile(vault, settings, index_dir)
-    return open_serving(vault, settings, index_dir)
+    warnings: list[Notice] = field(default_factory=list)
 
 
 def _refuse_other_model(settings: Settings, conn: apsw.Connection) -> None:
@@ -81,7 +74,7 @@ def _similarity(
     anchor: anchor_mod.Anchor,
     docs: list[catalog.Record],
     chosen: list[cands.Candidate],
-    warnings: list[str],
+    warnings: list[Notice],
     population: list[int],
 ) -> tuple[str, str | None, dict[int, float] | None, scoring.Calibration | None]:
     """(method kind, why it is not cosine, similarity by document id or None for recency, and the
@@ -99,7 +92,7 @@ def _similarity(
         why = "the index has no vectors (embedder: none)"
     elif incomplete:
         why = f"{len(incomplete)} of the {len(chosen)} candidates have no vectors yet (run `curator index`)"
-        warnings.append(f"{why}: " + ", ".join(incomplete[:5]) + (" …" if len(incomplete) > 5 else ""))
+        warnings.append(Notice(f"{why}: " + ", ".join(incomplete[:5]) + (" …" if len(incomplete) > 5 else "")))
     else:
         vector = _anchor_vector(conn, anchor, docs, spec, warnings)
         if vector is None:
@@ -138,7 +131,7 @@ def _anchor_vector(
     anchor: anchor_mod.Anchor,
     docs: list[catalog.Record],
     spec: embedders.EmbedderSpec,
-    warnings: list[str],
+    warnings: list[Notice],
 ) -> list[float] | None:
     indexed = next((d for d in docs if d.source == "vault" and d.path == anchor.path), None)
     if indexed is not None:
@@ -151,7 +144,7 @@ def _anchor_vector(
     try:
         return anchor_mod.embed(anchor, spec)
     except EmbedderError as e:
-        warnings.append(f"{anchor.path} cannot be embedded ({e}); scoring by BM25 instead")
+        warnings.append(Notice(f"{anchor.path} cannot be embedded ({e}); scoring by BM25 instead"))
         return None
 
 
@@ -172,7 +165,7 @@ def _entries(conn: apsw.Connection, ranked: list[scoring.Scored], k: int, terms:
 
 
 def compose(vault: Vault, settings: Settings, index_dir: str, opts: Options) -> Composed:
-    opened = _open(vault, settings, index_dir)
+    opened = open_serving(vault, settings, index_dir, build=True, announce=output.note)
     now = clock.now() if opts.now is None else opts.now
     conn = opened.conn
     try:
@@ -180,7 +173,7 @@ def compose(vault: Vault, settings: Settings, index_dir: str, opts: Options) -> 
         warnings = list(opened.warnings)
         docs = catalog.records(conn)
         last_path, since, found = cands.last_digest(vault.root, settings)
-        warnings += found
+        warnings += map(Notice, found)
         window = cands.Window(since, now, last_path)
         result = Composed(window, warnings=warnings)
         if since is not None and since >= now:
@@ -194,14 +187,16 @@ def compose(vault: Vault, settings: Settings, index_dir: str, opts: Options) -> 
                 history.append(h.added)
                 if h.shallow:
                     warnings.append(
-                        "the repository is a shallow clone: notes without a created date count from the oldest "
-                        "commit fetched (fetch the full history for true creation times)"
+                        Notice(
+                            "the repository is a shallow clone: notes without a created date count from the oldest "
+                            "commit fetched (fetch the full history for true creation times)"
+                        )
                     )
             return history[0]
 
         folders = templates.on_disk(vault.root)
         sel = cands.select(docs, settings, now, added, since, folders)
-        warnings += sel.warnings
+        warnings += map(Notice, sel.warnings)
         result.candidates = len(sel.candidates)
         if not sel.candidates:
             return result

@@ -183,9 +183,9 @@ class Reconciler:
             self.wake.set()
 
     def once(self) -> None:
-        for warning in reconcile_if_stale(self.vault, self.settings, self.index_dir, build=True, upgrade=True):
-            if not warning.startswith("reconciled first"):
-                print(f"curator mcp: reconcile: {warning}", file=sys.stderr)
+        for notice in reconcile_if_stale(self.vault, self.settings, self.index_dir, build=True, upgrade=True):
+            if notice.level == "warning":
+                print(f"curator mcp: reconcile: {notice.text}", file=sys.stderr)
 
     def _loop(self) -> None:
         while not self.stop.is_set():

@@ -91,7 +91,7 @@ class Service:
                 # The path as a path filter matched it (name by name), and the cite made of it.
                 shown_hit = dataclasses.replace(hit, path=reply.red.path(hit.path))
                 hits.append(reply.data({**shown_hit.to_json(), "snippet": text}))
-            warnings = list(opened.warnings) + list(result.warnings)
+            warnings = [n.text for n in opened.warnings] + list(result.warnings)
         data = reply.data(
             {
                 "query": query,

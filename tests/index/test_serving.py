@@ -1,0 +1,82 @@
+"""Bringing the index up to date before a read: one ``reconcile_if_stale`` for every surface, its
+notices told apart by their level, never by their text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from curator.commands.app import App
+from curator.index.serving import reconcile_if_stale
+from curator.mcp.server import Reconciler
+from curator.output import Notice
+from tests.conftest import GitVault
+
+# A note named like the note a reconcile leaves, with far more passages than notes have: the
+# warning that names it starts with the note's text.
+NAME = "reconciled first.md"
+LOG = "# Server log\n\n" + "\n\n".join(f"12:00 INFO worker {i} handled request {i} " * 20 for i in range(400)) + "\n"
+
+
+@pytest.fixture(autouse=True)
+def _no_embedder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CURATOR_EMBEDDER", "none")
+
+
+def _indexed(vault: GitVault, cli) -> App:  # type: ignore[no-untyped-def]
+    assert cli("--vault", vault.root, "index", "--quiet").code == 0
+    vault.write(NAME, LOG)
+    return App(vault_arg=str(vault.root))
+
+
+def test_a_reconcile_says_what_it_did_as_a_note_and_what_is_wrong_as_a_warning(vault: GitVault, cli) -> None:
+    app = _indexed(vault, cli)
+    notices = reconcile_if_stale(*app.place())
+    assert [n.level for n in notices] == ["warning", "note"]
+    assert notices[0].text.startswith(f"{NAME} makes 400 passages")
+    assert notices[1] == Notice("reconciled first: 1 indexed, 0 removed", "note")
+    assert reconcile_if_stale(*app.place()) == []  # nothing changed since: a stat walk, nothing said
+
+
+def test_search_prints_a_warning_as_a_warning_whatever_its_text(vault: GitVault, cli) -> None:
+    _indexed(vault, cli)
+    r = cli("--vault", vault.root, "search", "worker", "--mode", "lexical")
+    assert r.code == 0, r
+    lines = r.err.splitlines()
+    assert lines[0].startswith(f"curator: warning: {NAME} makes 400 passages")
+    assert lines[1:] == ["reconciled first: 1 indexed, 0 removed"]
+    r = cli("--vault", vault.root, "--json", "search", "worker", "--mode", "lexical")
+    assert r.err == "" and "warnings" not in json.loads(r.out)  # reconciled already: nothing to say
+
+
+def test_search_json_gives_every_notice_by_its_text(vault: GitVault, cli) -> None:
+    _indexed(vault, cli)
+    r = cli("--vault", vault.root, "--json", "search", "worker", "--mode", "lexical")
+    warnings = json.loads(r.out)["warnings"]
+    assert warnings[0].startswith(f"{NAME} makes 400 passages")
+    assert warnings[1:] == ["reconciled first: 1 indexed, 0 removed"]
+
+
+def test_the_mcp_servers_reconciler_keeps_a_warning_whatever_its_text(
+    vault: GitVault, cli, capsys: pytest.CaptureFixture[str]
+) -> None:
+    app = _indexed(vault, cli)
+    capsys.readouterr()
+    Reconciler(*app.place()).once()
+    err = capsys.readouterr().err
+    assert err.startswith(f"curator mcp: reconcile: {NAME} makes 400 passages")
+    assert "reconciled first: 1 indexed" not in err  # what it did is no news on the server's stderr
+
+
+def test_a_build_is_announced_before_it_starts_and_its_warnings_come_back(vault: GitVault, tmp_path: Path) -> None:
+    vault.write(NAME, LOG)
+    app = App(vault_arg=str(vault.root))
+    said: list[str] = []
+    assert reconcile_if_stale(*app.place()) == []  # no index, no build: the reader says so
+    notices = reconcile_if_stale(*app.place(), build=True, announce=said.append)
+    assert said == ["no index yet: indexing the vault first"]
+    assert [(n.level, n.text.split(" makes ")[0]) for n in notices] == [("warning", NAME)]
+    assert reconcile_if_stale(*app.place(), build=True, announce=said.append) == []
+    assert said == ["no index yet: indexing the vault first"]
