@@ -22,11 +22,12 @@ from curator.proposals.hunks import Placed, old_lines, split_lines
 
 if TYPE_CHECKING:
     from curator.proposals.diff import Hunk
+    from curator.proposals.manifest import Op
     from curator.validator.subject import ChangeView
 
 @dataclass(slots=True)
 class FileInfo:
-    op: str
+    op: Op
     path: str
     """Made visible."""
     drift: str | None

@@ -19,6 +19,7 @@ from curator.proposals import diff as diff_mod
 from curator.proposals.filters import clean, smudge
 from curator.proposals.hunks import HunkConflict
 from curator.proposals.hunks import apply as apply_hunks
+from curator.proposals.manifest import Op
 from curator.settings import Settings
 from curator.vault import frontmatter, git
 from curator.vault import kp_id as kp_id_reader
@@ -110,7 +111,7 @@ def from_worktree(
             old_clean = clean(repo, path, old)
             if new == old_clean:
                 continue
-            op = "modify" if new is not None else "delete"
+            op: Op = "modify" if new is not None else "delete"
             out.drafts.append(Draft(op, path, base_blob=str(entry.id), diff=unified(path, old_clean, new)))
             edited = str(pygit2.hash(now)) if now is not None else None
             out.restores.append(_restore_to(repo, path, old, edited, entry.filemode))

@@ -31,7 +31,7 @@ from curator.operations import propose_journal, recovery
 from curator.operations.propose_journal import STAGING_PREFIX, Restore
 from curator.proposals import store
 from curator.proposals.layout import DIFF, FILES, MANIFEST, PROPOSALS_DIR
-from curator.proposals.manifest import Author, Change, Manifest
+from curator.proposals.manifest import AUTHOR_KINDS, Author, Change, Manifest, Op
 from curator.settings import Settings
 from curator.validator.state import RepoState
 from curator.validator.verdict import ProposalReport, validate_proposal
@@ -42,7 +42,7 @@ from curator.vault.paths import UnsafePath, escape_reason
 
 @dataclass
 class Draft:
-    op: str
+    op: Op
     path: str
     base_blob: str | None = None
     diff: str | None = None
@@ -65,7 +65,7 @@ class Staged:
 
 def parse_author(text: str) -> Author:
     kind, sep, name = text.partition(":")
-    if not sep or kind not in ("agent", "human", "librarian") or not name.strip():
+    if not sep or kind not in AUTHOR_KINDS or not name.strip():
         raise UsageError(f"--author must be kind:name with kind agent, human or librarian, not {text!r}")
     return Author.model_validate({"kind": kind, "name": name.strip()})
 

@@ -11,9 +11,14 @@ import io
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from unidiff.errors import UnidiffParseError
 from unidiff.patch import PatchSet
+
+if TYPE_CHECKING:
+    # pydantic, which the manifest's module loads, stays out of the validator's start-up.
+    from curator.proposals.manifest import Op
 
 _HUNK_RE = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
 _ESCAPES = {"a": "\a", "b": "\b", "t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
@@ -73,7 +78,7 @@ class FilePatch:
         return self.new_path or self.old_path or ""
 
     @property
-    def op(self) -> str:
+    def op(self) -> Op:
         if self.old_path is None:
             return "create"
         if self.new_path is None:

@@ -1,11 +1,16 @@
-"""The manifest ``proposal.yaml`` as pydantic models (SPEC §2)."""
+"""The manifest ``proposal.yaml`` as pydantic models (SPEC §2).
+
+A change's ``Op`` and an author's ``AuthorKind`` are ``typing.Literal`` aliases, as every state
+Curator reads and writes as text is (``proposals.events`` says why): the string itself at run
+time, so ``proposal.yaml`` and JSON carry the same bytes, and mypy refuses a misspelled one.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import os
 import re
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 # pydantic looks for plugins through every installed package's entry points; that
 # scan is a third of `curator validate`'s start-up, and Curator uses no plugins.
@@ -17,13 +22,20 @@ from curator import clock
 from curator.proposals.layout import SCHEMA
 from curator.vault.identity import is_ulid
 
+Op = Literal["create", "modify", "delete"]
+"""What a change does to its file."""
+AuthorKind = Literal["agent", "human", "librarian"]
+"""Who stages a proposal: an agent (``kp_propose``), a person (``curator propose``), or Curator's
+own librarian (``curator digest``)."""
+AUTHOR_KINDS: tuple[AuthorKind, ...] = get_args(AuthorKind)
+
 HEX_OID = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
 
 
 class Author(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    kind: Literal["agent", "human", "librarian"]
+    kind: AuthorKind
     """Who staged the proposal."""
     name: str = Field(min_length=1, max_length=200)
     """Their name, e.g. the agent's client name or the person's git name."""
@@ -42,7 +54,7 @@ class Author(BaseModel):
 class Change(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    op: Literal["create", "modify", "delete"]
+    op: Op
     """What happens to the file."""
     path: str = Field(min_length=1)
     """Vault-relative POSIX path."""
