@@ -261,6 +261,47 @@ def test_imports_inside_functions_are_for_heavy_modules_only() -> None:
     assert set(ONLY_WHEN_NEEDED) <= inside, "ONLY_WHEN_NEEDED names an import that is gone"
 
 
+@cache
+def _loaded_at_top(module: str) -> frozenset[str]:
+    """What importing ``module`` loads: its top-level imports, and theirs, through Curator's
+    modules (a package's ``__init__`` included), with the third-party modules they name."""
+    direct: dict[str, set[str]] = {}
+    for importer, imported, _line, inside in _imports():
+        if not inside:
+            direct.setdefault(importer, set()).add(imported)
+    for name in _modules():
+        parts = name.split(".")
+        direct.setdefault(name, set()).update(".".join(parts[:i]) for i in range(1, len(parts)))
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        for nxt in direct.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return frozenset(seen)
+
+
+def test_no_import_inside_a_function_is_of_what_the_module_has_loaded_already() -> None:
+    """An import inside a function defers nothing when the module's own top-level imports have
+    loaded what it names already (``import numpy`` in a function of a module that imports a
+    module that imports numpy): it only hides the dependency. It moves to the top."""
+    idle = [
+        f"{importer}:{line} imports {imported} inside a function, but importing {importer} loads it already"
+        for importer, imported, line, inside in _imports()
+        if inside and imported in _loaded_at_top(importer)
+    ]
+    assert idle == [], "\n".join(sorted(idle))
+
+
+def test_what_a_module_loads_is_read_through_curators_modules() -> None:
+    """The rule above follows a chain of Curator modules to a library one of them imports."""
+    loaded = _loaded_at_top("curator.commands.search")
+    assert {"curator.commands.index", "curator.commands.app", "curator.settings"} <= loaded
+    assert "click" in _loaded_at_top("curator.cli.main")
+    assert "curator.search.engine" not in loaded  # imported inside run(): not loaded at the top
+
+
 def test_the_design_doc_draws_these_layers() -> None:
     doc = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
     chart = re.search(r"```mermaid\n(.*?)```", doc, re.DOTALL)

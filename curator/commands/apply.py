@@ -20,10 +20,11 @@ from curator.errors import CheckFailed, UsageError
 from curator.operations import apply as applier
 from curator.proposals import revision, store
 from curator.validator.state import RepoState
+from curator.validator.subject import manifest_of
+from curator.validator.verdict import ProposalReport, validate_proposal
 
 if TYPE_CHECKING:
     from curator.settings import Settings
-    from curator.validator.verdict import ProposalReport
     from curator.vault.discover import Vault
 
 
@@ -35,7 +36,6 @@ def run(
     app: App, ulid: str, yes: bool, no_commit: bool, only: tuple[str, ...] = (), hunks: tuple[str, ...] = ()
 ) -> int:
     from curator.operations import stage
-    from curator.validator.verdict import validate_proposal
 
     if only or hunks:
         return run_partial(app, ulid, yes, no_commit, only, hunks)
@@ -193,8 +193,6 @@ def left_out_lines(vault: Vault, settings: Settings, ulid: str, kept: list[str])
     """What a partial apply left out, and where it is still: the superseded proposal's folder (a
     person's own edits, which `curator propose` took out of the work tree, are in no pending
     proposal once it is superseded, and must not look lost)."""
-    from curator.validator.subject import manifest_of
-
     manifest = manifest_of(store.load_within(vault.root, ulid, settings.limits))
     if manifest is None:
         return []

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from curator.embedders.e5_file import Vocabulary
 
 METASPACE = "\u2581"
@@ -78,8 +80,6 @@ def _pieces(pieces: list[bytes]) -> dict[str, int]:
 
     The pieces decoded as one string and cut at their boundaries: a third of the time of
     decoding 250,002 of them one by one, which a first index pays before its first vector."""
-    import numpy as np
-
     blob = b"".join(pieces)
     try:
         text = blob.decode("utf-8")

@@ -36,6 +36,8 @@ from curator.validator.finding import Finding
 from curator.validator.rules.content import over_file_limit, over_proposal_limit
 from curator.validator.rules.paths import path_findings
 from curator.validator.state import RepoState
+from curator.validator.subject import manifest_of
+from curator.validator.verdict import validate_proposal
 from curator.vault.discover import Vault
 from curator.vault.identity import is_ulid, new_ulid
 from curator.vault.note import NotANote, parse
@@ -215,8 +217,6 @@ def propose(
 def _check_own(vault: Vault, settings: Settings, ulid: str, author: Author) -> None:
     """An agent revises only its own proposals: a revision supersedes the one it revises, and
     taking a person's or another agent's proposal out of the queue is no agent's decision."""
-    from curator.validator.subject import manifest_of
-
     manifest = manifest_of(store.load_within(vault.root, ulid, settings.limits))
     if manifest is None or manifest.author != author:
         # The other author's name is not quoted: it is another agent's text, outside a frame.
@@ -300,8 +300,6 @@ def _stage(
 
 
 def proposal_status(vault: Vault, settings: Settings, ulid: str) -> dict[str, Any]:
-    from curator.validator.verdict import validate_proposal
-
     if not is_ulid(ulid):
         raise UsageError(f"{ulid!r} is not a proposal id (a ULID, as kp_propose returned it)")
     if ulid not in store.list_ids(vault.root):
