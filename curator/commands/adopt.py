@@ -29,6 +29,7 @@ from curator.commands.app import App
 from curator.errors import EXIT_FAILED
 from curator.operations import recovery
 from curator.proposals import store
+from curator.proposals.events import PENDING
 from curator.proposals.filters import clean
 from curator.validator.state import RepoState
 from curator.vault import frontmatter, git
@@ -62,7 +63,7 @@ def _pending_paths(app: App) -> dict[str, str]:
     taken: dict[str, str] = {}
     for pid in store.list_ids(vault.root):
         subject = build(store.load(vault.root, pid), state)
-        if subject.status != "pending":
+        if subject.status != PENDING:
             continue
         for change in subject.changes:
             taken.setdefault(change.change.path, pid)

@@ -14,6 +14,7 @@ from typing import Any
 from curator import clock, output
 from curator.commands.app import App
 from curator.proposals import revision, store
+from curator.proposals.events import PENDING
 from curator.validator.state import RepoState
 from curator.validator.verdicts import Verdict, verdict
 
@@ -21,7 +22,7 @@ from curator.validator.verdicts import Verdict, verdict
 def _row(v: Verdict, links: dict[str, revision.Link], newer: dict[str, str]) -> dict[str, Any]:
     link = links.get(v.id)
     chain = revision.chain_of(v.id, links, newer)
-    asked = v.requested if v.status == "pending" else None
+    asked = v.requested if v.status == PENDING else None
     return {
         "id": v.id,
         "title": v.title,
@@ -43,7 +44,7 @@ def _row(v: Verdict, links: dict[str, revision.Link], newer: dict[str, str]) -> 
 def _shown(r: dict[str, Any]) -> str:
     """The verdict column: the validator's word on a pending proposal, the decision on a decided one."""
     status, verdict = str(r["status"]), str(r["verdict"])
-    if status != "pending":
+    if status != PENDING:
         return status if verdict == "valid" else f"{status}, record rejected"
     return verdict + (", auto" if r["auto_applicable"] else "")
 
@@ -58,7 +59,7 @@ def run(app: App, all_: bool) -> int:
     # Chains are drawn from every proposal, decided ones too: a pending v2 names the v1 it revises.
     links = revision.chains({v.id: v.supersedes for v in found})
     newer = {link.supersedes: link.id for link in links.values() if link.supersedes}
-    rows = [_row(v, links, newer) for v in found if all_ or v.status == "pending"]
+    rows = [_row(v, links, newer) for v in found if all_ or v.status == PENDING]
     if app.json:
         output.emit_json({"schema": "queue/v1", "proposals": rows})
         return 0

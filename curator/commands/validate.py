@@ -58,7 +58,7 @@ def _resolve(vault: Vault, targets: tuple[str, ...], settings: Settings) -> tupl
 def _pending(state: RepoState, ids: list[str]) -> list[str]:
     """The proposals HEAD's committed records leave undecided (a forged line decides nothing)."""
     return [
-        pid for pid in ids if events_mod.committed_status(state.head_bytes(f"{PROPOSALS_DIR}/{pid}/{EVENTS}")) == "pending"
+        pid for pid in ids if events_mod.committed_status(state.head_bytes(f"{PROPOSALS_DIR}/{pid}/{EVENTS}")) == events_mod.PENDING
     ]
 
 

@@ -16,6 +16,7 @@ from curator.errors import Rejected
 from curator.operations import decisions, stage
 from curator.operations.committed import committed_status
 from curator.proposals import store
+from curator.proposals.events import PENDING
 from curator.proposals.manifest import Author
 from curator.settings import Settings
 from curator.validator.verdict import ProposalReport
@@ -46,7 +47,7 @@ def pending_digests(vault: Vault, settings: Settings) -> list[Pending]:
         author = data.get("author") if isinstance(data, dict) else None
         if not isinstance(author, dict) or author.get("kind") != "librarian":
             continue
-        if committed_status(vault, pid) != "pending":
+        if committed_status(vault, pid) != PENDING:
             continue
         changes = data.get("changes") if isinstance(data.get("changes"), list) else []
         paths = tuple(str(c.get("path")) for c in changes if isinstance(c, dict) and c.get("path"))

@@ -26,7 +26,7 @@ import pygit2
 
 from curator import clock, faults
 from curator import settings as settings_mod
-from curator.errors import CheckFailed, Conflict, CuratorError, NotFound, Rejected
+from curator.errors import CheckFailed, Conflict, CuratorError, NotFound, Rejected, from_os_error
 from curator.operations import apply_journal as jr
 from curator.operations import decisions, gitindex, recovery, shadow, worktree
 from curator.proposals import events as events_mod
@@ -285,7 +285,7 @@ def _apply(
     _check_as_committed(vault, ulid)
     progress("checking the proposal", 0, 0)
     report = verdicts.report(state, proposal, kept if verdicts.keeps(state) else None)
-    if report.status != "pending":
+    if report.status != events_mod.PENDING:
         raise CheckFailed(f"proposal {ulid} is already {report.status}")
     if not report.ok:
         first = report.findings[0]
@@ -321,7 +321,16 @@ def _apply(
     faults.point("apply:after-commit")
     if commit:
         progress("updating git's index", 0, 0)
-        jr.sync_index(vault, journal)
+        try:
+            jr.sync_index(vault, journal)
+        except Exception as e:
+            # The decision is made (the branch holds it); the journal stays, so the next command
+            # brings git's index level with the commit, as after a kill.
+            said = e if isinstance(e, CuratorError) else from_os_error(e)
+            if said is None:
+                raise
+            said.message += f"; the apply is committed as {commit_id}, and the next command updates git's index"
+            raise said from e
     faults.point("apply:after-index")
     jr.clear(vault)
     return Applied(report, commit_id, [s.path for s in journal.steps[:-1]])

@@ -24,6 +24,6 @@ def committed_events(vault: Vault, ulid: str) -> bytes | None:
     return git.blob(repo, entry.id) if entry.type_str == "blob" else None
 
 
-def committed_status(vault: Vault, ulid: str) -> str:
+def committed_status(vault: Vault, ulid: str) -> events_mod.Status:
     """``events.committed_status`` of what HEAD holds."""
     return events_mod.committed_status(committed_events(vault, ulid))

@@ -26,6 +26,7 @@ from curator.errors import CheckFailed, NotFound, Rejected
 from curator.operations import gather as sources
 from curator.operations import recovery, revise, stage
 from curator.proposals import store
+from curator.proposals.events import PENDING
 from curator.proposals.hunks import split_lines
 from curator.proposals.layout import PROPOSALS_DIR
 from curator.settings import Settings
@@ -191,7 +192,7 @@ def _rebase(vault: Vault, settings: Settings, ulid: str, *, by: str) -> Rebased:
         raise NotFound(f"no proposal {ulid} in {PROPOSALS_DIR}/")
     state = RepoState(vault, settings)
     report = validate_proposal(state, proposal)
-    if report.status != "pending":
+    if report.status != PENDING:
         raise CheckFailed(f"proposal {ulid} is already {report.status}")
     subject = report.subject
     manifest = subject.manifest if subject else None

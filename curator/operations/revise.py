@@ -72,7 +72,7 @@ def check_revisable(vault: Vault, ulid: str) -> None:
         newer = newer_revision(vault, ulid)
         hint = f"revise {newer}, its newer revision" if newer else "revise its newer revision"
         raise CheckFailed(f"proposal {ulid} is already superseded; only a pending proposal can be revised", hint=hint)
-    if state != "pending":
+    if state != events_mod.PENDING:
         raise CheckFailed(
             f"proposal {ulid} is already {state}; only a pending proposal can be revised",
             hint="propose the change again as a new proposal" if state == "rejected" else None,

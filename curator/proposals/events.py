@@ -1,17 +1,40 @@
-"""``events.jsonl``: a proposal's append-only lifecycle log, written only by Curator."""
+"""``events.jsonl``: a proposal's append-only lifecycle log, written only by Curator, and the
+proposal's status it gives.
+
+States are ``typing.Literal`` aliases, here and for every other state Curator reads and writes
+as text (a change's ``Op`` and an author's ``AuthorKind`` in ``proposals.manifest``, a file's
+``Drift`` in ``validator.subject``). A Literal is the string itself at run time, so the log,
+``proposal.yaml``, the kept verdicts and every JSON output carry the same bytes with no
+conversion at any boundary, and pydantic and ruamel.yaml take it as they take a string; mypy
+strict still refuses a misspelled value wherever one is assigned, passed, returned or compared
+(strict equality), where a ``StrEnum`` compared with a string is never flagged.
+"""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final, Literal, TypeGuard, get_args
 
-TERMINAL = ("applied", "rejected", "superseded")
-CHANGES_REQUESTED = "changes-requested"
+Decision = Literal["applied", "rejected", "superseded"]
+"""An event that decides a proposal: it leaves the queue, and nothing decides it again."""
+EventKind = Literal[Decision, "changes-requested"]
+Status = Literal["pending", Decision]
+"""A proposal's status: its decision, or pending while its log holds none."""
+
+PENDING: Final = "pending"
+"""The status of a proposal no event has decided: the absence of a decision, never a line of the log."""
+TERMINAL: tuple[Decision, ...] = get_args(Decision)
+CHANGES_REQUESTED: Final = "changes-requested"
 """A reviewer's request for a new revision, with the reason: the proposal stays pending (its
 author answers with a revision that supersedes it, or the reviewer decides it after all)."""
-KNOWN = (*TERMINAL, CHANGES_REQUESTED)
-NEEDS_REASON = ("rejected", "superseded", CHANGES_REQUESTED)
+KNOWN: tuple[EventKind, ...] = get_args(EventKind)
+NEEDS_REASON: tuple[EventKind, ...] = ("rejected", "superseded", CHANGES_REQUESTED)
+
+
+def is_decision(event: str) -> TypeGuard[Decision]:
+    """Whether an event decides its proposal."""
+    return event in TERMINAL
 
 
 @dataclass(frozen=True)
@@ -68,25 +91,24 @@ def parse(raw: bytes) -> tuple[list[Event], list[str]]:
     return events, problems
 
 
-def status(events: list[Event]) -> str:
+def status(events: list[Event]) -> Status:
     for e in events:
-        if e.event in TERMINAL:
+        if is_decision(e.event):
             return e.event
-    return "pending"
+    return PENDING
 
 
-def committed_status(raw: bytes | None) -> str:
+def committed_status(raw: bytes | None) -> Status:
     """Whether HEAD decided a proposal, from its committed ``events.jsonl`` (None: HEAD holds
     none): the first decision among the lines that read as events, else pending. A line that
     does not read decides nothing, and takes nothing away from the lines that do. The one
     answer for apply, rebase's recovery, the digest, the validator and ``validate --all``."""
-    return status(parse(raw)[0]) if raw is not None else "pending"
-
+    return status(parse(raw)[0]) if raw is not None else PENDING
 
 
 def changes_requested(events: list[Event]) -> Event | None:
     """The reviewer's latest request for changes, while the proposal is still pending."""
-    if status(events) != "pending":
+    if status(events) != PENDING:
         return None
     asked = [e for e in events if e.event == CHANGES_REQUESTED]
     return asked[-1] if asked else None

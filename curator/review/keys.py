@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from curator.proposals.events import PENDING
+
 if TYPE_CHECKING:
     from curator.review.entries import Entry
 
@@ -17,7 +19,7 @@ def live(action: str, entry: Entry | None, *, checking: bool, kept: bool, compar
 
     ``checking``: its pre-flight is running; ``kept``: hunks of it are marked; ``comparing``:
     the diff shown is against the revision it supersedes (``i``)."""
-    pending = entry is not None and entry.status == "pending" and not entry.gone
+    pending = entry is not None and entry.status == PENDING and not entry.gone
     if action == "apply":
         # Never on a result older than the pre-flight that is running now. Hunks kept of a
         # conflicting proposal may apply: their revision is judged on its own.

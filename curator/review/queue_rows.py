@@ -10,6 +10,7 @@ from rich.text import Text
 
 from curator import clock
 from curator.proposals import revision
+from curator.proposals.events import PENDING
 from curator.review.entries import CHECKING, Entry
 
 COLUMNS = (
@@ -69,7 +70,7 @@ def title(e: Entry) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     if e.chain:
         text.append(f"v{e.version} ", style="bold magenta")
-    if e.requested is not None and e.status == "pending":
+    if e.requested is not None and e.status == PENDING:
         text.append("↩ ", style="bold yellow")
     text.append(e.title or e.id)
     return text
@@ -77,7 +78,7 @@ def title(e: Entry) -> Text:
 
 def cells(e: Entry, now: dt.datetime) -> list[Text]:
     verdict = Text(e.verdict, style=_VERDICT_STYLE.get(e.verdict, ""))
-    if e.status != "pending":
+    if e.status != PENDING:
         verdict = Text(e.status, style=_STATUS_STYLE.get(e.status, ""))
     if e.gone:
         verdict = Text("gone", style="grey50")

@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from curator.proposals.events import CHANGES_REQUESTED
+from curator.proposals.events import CHANGES_REQUESTED, PENDING
 from curator.proposals.layout import EVENTS, PROPOSALS_DIR
 from curator.proposals.store import ProposalDir
 from curator.proposals.trailers import message
@@ -120,7 +120,7 @@ def _applied(subject: Subject, tree: TreeState, validate: Validate) -> list[str]
         name=f"the parent of {tree.candidate}",
     )
     report = validate(before, load_proposal(before, subject.proposal.id))
-    if report.status != "pending" or report.findings:
+    if report.status != PENDING or report.findings:
         first = report.findings[0] if report.findings else None
         why = f"{first.code} {first.path}: {first.message}" if first else f"it is {report.status} there"
         return [f"the proposal it applies is not valid against the parent ({why})"]

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from curator.output import dumps_json, escape
+from curator.proposals.events import PENDING
 from curator.validator.finding import Finding
 from curator.validator.notes import NoteReport
 
@@ -61,7 +62,7 @@ def finding_line(f: Finding) -> str:
 def _verdict(p: Judged) -> str:
     """The validator's word on a pending proposal; on a decided one, the decision (its record is
     what was checked: "valid (rejected)" read as a verdict on a change a reviewer refused)."""
-    if p.status == "pending":
+    if p.status == PENDING:
         return "valid" if p.ok else "rejected"
     return f"decided, {p.status}" + ("" if p.ok else "; its record is rejected")
 
@@ -76,11 +77,11 @@ def _summary(proposals: Sequence[Judged], notes: Sequence[NoteReport], only_reje
     if notes:
         parts.append(f"{len(notes)} note(s)")
     checked = " and ".join(parts) or "nothing"
-    decided = Counter(p.status for p in proposals if p.status != "pending" and p.ok)
+    decided = Counter(p.status for p in proposals if p.status != PENDING and p.ok)
     if not bad and not decided:
         return f"checked {checked}: all valid"
     counts = []
-    valid = sum(p.ok and p.status == "pending" for p in proposals) + sum(n.ok for n in notes)
+    valid = sum(p.ok and p.status == PENDING for p in proposals) + sum(n.ok for n in notes)
     if valid and not only_rejections:
         counts.append(f"{valid} valid")
     if bad:

@@ -88,7 +88,7 @@ def _removed(state: RepoState, proposal: ProposalDir) -> ProposalReport:
 
     status = events_mod.committed_status(state.head_bytes(f"{proposal.rel_dir}/{EVENTS}"))
     findings = []
-    if status == "pending":
+    if status == events_mod.PENDING:
         findings.append(
             Finding(
                 "KP001",
@@ -105,7 +105,7 @@ def validate_proposal(state: RepoState, proposal: ProposalDir, subject: Subject 
         return _removed(state, proposal)
     subject = subject if subject is not None else build(proposal, state)
     subject.accepted, findings = events.judge(subject, state, validate_proposal)
-    if subject.status != "pending" and not subject.committed_event_problems:
+    if subject.status != events_mod.PENDING and not subject.committed_event_problems:
         # A decided proposal is history: its shape and log are checked, its changes are not
         # (they were applied or refused; the vault has moved on since).
         findings.extend(manifest.check(subject, state))
@@ -113,6 +113,6 @@ def validate_proposal(state: RepoState, proposal: ProposalDir, subject: Subject 
         for rule in RULES:
             findings.extend(rule(subject, state))
     result = ordered(findings)
-    auto = not result and subject.status == "pending" and _auto_applicable(subject, state)
-    drift = subject.drift if subject.status == "pending" else None
+    auto = not result and subject.status == events_mod.PENDING and _auto_applicable(subject, state)
+    drift = subject.drift if subject.status == events_mod.PENDING else None
     return ProposalReport(proposal.id, result, auto, subject.status, drift, subject)

@@ -72,8 +72,8 @@ def judge(
         findings.append(Finding("KP001", where, f"an empty events.jsonl; a freshly staged proposal has none ({undo})"))
         return None, findings
     added, problems = events_mod.parse(candidate[len(base) :])
-    if problems or len(added) != 1 or subject.committed_status != "pending":
-        what = "a decided proposal" if subject.committed_status != "pending" else "the proposal"
+    if problems or len(added) != 1 or subject.committed_status != events_mod.PENDING:
+        what = "a decided proposal" if subject.committed_status != events_mod.PENDING else "the proposal"
         findings.append(
             Finding(
                 "KP001", where, f"events.jsonl gained lines Curator did not commit for {what} (forged status); {undo}"
