@@ -23,14 +23,14 @@ from curator.proposals.hunks import Placed, old_lines, split_lines
 if TYPE_CHECKING:
     from curator.proposals.diff import Hunk
     from curator.proposals.manifest import Op
-    from curator.validator.subject import ChangeView
+    from curator.validator.subject import ChangeView, Drift
 
 @dataclass(slots=True)
 class FileInfo:
     op: Op
     path: str
     """Made visible."""
-    drift: str | None
+    drift: Drift | None
     first_row: int
     syntax: str | None = None
     """A created note's full text (for markdown highlighting), when it is shown whole."""

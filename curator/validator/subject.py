@@ -1,13 +1,14 @@
 """A proposal read and worked out once: manifest, diff, pre- and post-images, drift.
 
 Rules only look at a ``Subject``; building it is where files are read. Paths
-that would escape the vault are never read.
+that would escape the vault are never read. A file's ``Drift`` is a ``typing.Literal``, as every
+state Curator reads and writes as text is (``proposals.events`` says why).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from curator import yaml_reader
 from curator.proposals import events as events_mod
@@ -27,6 +28,13 @@ if TYPE_CHECKING:
     # pydantic is a third of `curator validate`'s start-up: a commit that touches only
     # notes (the usual pre-commit run) never loads it.
     from curator.proposals.manifest import Change, Manifest
+
+
+Drift = Literal["clean", "drifted", "conflicts"]
+"""The drift pre-flight's word on a file: unchanged since the proposal's base, changed but the
+diff still applies (hunks re-anchored where they moved), or a hunk no longer applies."""
+WORST_FIRST: tuple[Drift, ...] = ("conflicts", "drifted", "clean")
+"""A proposal's drift is its worst file's."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +65,7 @@ class ChangeView:
     """Where each hunk applies in the base blob."""
     base_conflict: HunkConflict | None = None
     current_conflict: HunkConflict | None = None
-    drift: str | None = None
+    drift: Drift | None = None
     """clean, drifted (still applies) or conflicts."""
     readable: bool = True
     _by_text: dict[str, Frontmatter] = field(default_factory=dict, repr=False, compare=False)
@@ -154,14 +162,9 @@ class Subject:
         return self.accepted.event if self.accepted is not None else self.committed_status
 
     @property
-    def drift(self) -> str | None:
-        states = [v.drift for v in self.changes if v.drift]
-        if not states:
-            return None
-        for s in ("conflicts", "drifted"):
-            if s in states:
-                return s
-        return "clean"
+    def drift(self) -> Drift | None:
+        states = {v.drift for v in self.changes if v.drift}
+        return next((d for d in WORST_FIRST if d in states), None)
 
 
 def manifest_of(proposal: ProposalDir) -> Manifest | None:
