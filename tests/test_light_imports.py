@@ -94,3 +94,36 @@ def test_a_no_change_index_skips_the_parser_and_says_what_the_parser_would(examp
     env["CURATOR_VAULT"] = str(example_vault.root / "nowhere")
     steered = run(QUICK_PROBE, "index")
     assert "CLICK=True" in steered.stdout and "nowhere" in steered.stderr, steered.stdout + steered.stderr
+
+
+SEARCH_PROBE = """
+import sys
+from curator.cli.start import main
+code = main(sys.argv[1:])
+unneeded = ("curator.leaks", "curator.leak_rules", "curator.redaction", "curator.index.reconcile",
+            "curator.index.chunker", "zipfile", "numpy")
+print("CODE=%d LOADED=%s" % (code, ",".join(m for m in unneeded if m in sys.modules)))
+"""
+
+
+def test_a_lexical_search_of_an_unchanged_vault_loads_what_it_uses(example_vault: GitVault) -> None:
+    """No leak scanner (nothing is sent away), no index writer (nothing changed), no chunker
+    (the epoch's versions are read from curator.index.versions), no zip reader, no numpy."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("CURATOR_VAULT", "CURATOR_INDEX_DIR")}
+    env["CURATOR_EMBEDDER"] = "none"
+
+    def run(*args: str) -> str:
+        r = subprocess.run(
+            [sys.executable, "-c", SEARCH_PROBE, *args], cwd=example_vault.root, env=env, capture_output=True, text=True
+        )
+        return r.stdout.rsplit("CODE=", 1)[-1] + r.stderr
+
+    assert run("index", "--quiet").startswith("0 ")
+    said = run("--json", "search", "why is the database locked", "--mode", "lexical")
+    assert said.startswith("0 LOADED=\n"), said
+    # A vault changed since is reconciled first: then the writer and the chunker are loaded.
+    example_vault.write("sqlite/busy.md", "# Busy\n\nthe database is locked\n")
+    said = run("--json", "search", "locked", "--mode", "lexical")
+    assert said.startswith("0 LOADED=") and "curator.index.reconcile,curator.index.chunker" in said, said

@@ -3,6 +3,8 @@ lines, each with its breadcrumb (``Title › H1 › H2``) and 1-based line range
 
 Written over line indices rather than per-line objects: the first index of a
 3,000-note vault chunks a million lines, and this loop is most of that time.
+
+A change to what it makes bumps ``CHUNKER_VERSION`` in ``curator.index.versions``.
 """
 
 from __future__ import annotations
@@ -13,9 +15,6 @@ from typing import NamedTuple
 from curator.vault.links import display
 from curator.vault.markdown import code_flags, has_comments, heading, heading_lines, strip_comments
 
-CHUNKER_VERSION = 2
-"""2: comments left out; link text in breadcrumbs; a heading alone joins what it heads; a
-note with nothing but a title is one passage."""
 MAX_CHARS = 1500
 """A section longer than this is split; about the 256 word pieces the local model reads."""
 SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")

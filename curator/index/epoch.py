@@ -28,9 +28,8 @@ from curator.embedders.base import EmbedderSpec
 from curator.errors import IndexError_, IndexUnwritable
 from curator.fsutil import fsync_dir, write_atomic
 from curator.index import db
-from curator.index.chunker import CHUNKER_VERSION
 from curator.index.db import SCHEMA_VERSION
-from curator.index.normalise import NORMALISATION_VERSION
+from curator.index.versions import CHUNKER_VERSION, NORMALISATION_VERSION
 from curator.locations import make_private
 from curator.pids import alive
 from curator.vault.identity import new_ulid

@@ -12,6 +12,8 @@ normalisation mode; Porter is English, so notes in other languages have their wo
 stemmed by their own language's rules first, and marked so Porter leaves them alone
 (``curator.index.language``). Scripts written without spaces also get bigrams in ``extra``
 (``curator.index.segment``).
+
+A change to what it makes bumps ``NORMALISATION_VERSION`` in ``curator.index.versions``.
 """
 
 from __future__ import annotations
@@ -27,12 +29,6 @@ from curator.index import language as lang
 from curator.index.segment import PREFIX, RUN_RE, has_unspaced, index_terms
 from curator.index.segment import query_terms as unspaced_terms
 from curator.languages import ENGLISH, STEMMERS
-
-NORMALISATION_VERSION = 3
-"""2: notes in other languages than English stemmed by their own rules (Porter stemmed
-them all before); bigrams for unspaced scripts. 3: a note's language told by its text when
-nothing says it; each word of a note in another language indexed exact beside its stem; a
-note's aliases in its first passage's breadcrumb column."""
 
 WORD_RE = re.compile(r"[^\W_]+(?:[_\-.][^\W_]+)*", re.UNICODE)
 CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+|\d+")

@@ -11,17 +11,20 @@ with its level.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import apsw
 
 from curator.embedders import base as embedders
 from curator.errors import EmbedderError, IndexCorrupt, IndexError_, IndexUnwritable
-from curator.index import db, freshness, reconcile
+from curator.index import db, freshness
 from curator.index import epoch as epochs
-from curator.index.reconcile import Announce, Progress
 from curator.output import Notice
 from curator.settings import Settings
 from curator.vault.discover import Vault
+
+if TYPE_CHECKING:
+    from curator.index.reconcile import Announce, Progress
 
 
 @dataclass
@@ -102,6 +105,8 @@ def reconcile_if_stale(
     if ep is None:
         if not build:
             return []
+        from curator.index import reconcile  # the writer: most reads find nothing changed (5 ms)
+
         if announce is not None:
             announce(NO_INDEX_YET)
         report = reconcile.reconcile(vault, settings, index_dir, progress, announce=announce, upgrade=upgrade)
@@ -115,6 +120,8 @@ def reconcile_if_stale(
             conn.close()
     except (apsw.Error, OSError):
         return []  # open_serving reports what is wrong
+    from curator.index import reconcile
+
     try:
         report = reconcile.reconcile(vault, settings, index_dir, lock_wait=0, upgrade=upgrade)
     except IndexUnwritable as e:
