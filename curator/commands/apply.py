@@ -19,6 +19,7 @@ from curator.commands.app import App
 from curator.errors import CheckFailed, UsageError
 from curator.operations import apply as applier
 from curator.proposals import revision, store
+from curator.proposals.events import PENDING
 from curator.validator.state import RepoState
 from curator.validator.subject import manifest_of
 from curator.validator.verdict import ProposalReport, validate_proposal
@@ -49,7 +50,7 @@ def run(
         proposal = store.load_within(vault.root, ulid, settings.limits)
         shown = proposal.digest() if proposal.exists else None  # what is applied is what was shown
         report = validate_proposal(RepoState(vault, settings), proposal)
-        if proposal.exists and report.status != "pending":
+        if proposal.exists and report.status != PENDING:
             raise CheckFailed(f"proposal {ulid} is already {report.status}")  # nothing to ask about
         show(vault, report, settings.producers.names)
         for text in drift_lines(report):

@@ -9,6 +9,7 @@ from curator.commands.app import App
 from curator.errors import EXIT_FAILED, UsageError
 from curator.librarian import dates
 from curator.operations import recovery
+from curator.proposals.events import PENDING
 
 if TYPE_CHECKING:
     from curator.librarian.compose import Composed
@@ -39,7 +40,7 @@ def run(
         ids = ", ".join(p.id for p in pending)
         return _report(
             app,
-            {"status": "pending", "pending": [p.id for p in pending]},
+            {"status": PENDING, "pending": [p.id for p in pending]},
             [
                 f"a digest proposal is still pending ({ids}): nothing staged",
                 "apply or reject it first (curator apply ID / curator reject ID), or pass --force to stage one that supersedes it",

@@ -30,7 +30,7 @@ from curator.proposals import events as events_mod
 from curator.proposals import filters, store
 from curator.proposals.hunks import HunkConflict
 from curator.proposals.hunks import apply as apply_hunks
-from curator.proposals.manifest import Author
+from curator.proposals.manifest import Author, Op
 from curator.settings import Settings
 from curator.validator.finding import Finding
 from curator.validator.rules.content import over_file_limit, over_proposal_limit
@@ -49,7 +49,7 @@ MAX_CHANGES = 100
 
 @dataclass
 class ChangeIn:
-    op: str
+    op: Op
     path: str
     blob: str | None = None
     content: str | None = None

@@ -33,6 +33,7 @@ from curator.mcp.propose import MAX_CHANGES
 from curator.mcp.service import MAX_K, Service
 from curator.mcp.transport import bind as bind_http
 from curator.mcp.transport import serve as serve_http
+from curator.proposals.manifest import Op
 from curator.settings import Settings
 from curator.vault.discover import Vault
 from curator.vault.globs import MAX_GLOB
@@ -103,7 +104,7 @@ _READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempo
 
 
 class ProposedChange(BaseModel):
-    op: Literal["create", "modify", "delete"] = Field(description="create a new note, modify or delete one")
+    op: Op = Field(description="create a new note, modify or delete one")
     path: str = Field(
         description="the note's path relative to the vault, e.g. sqlite/wal-mode.md", min_length=1, max_length=MAX_REF
     )
