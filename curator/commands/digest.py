@@ -40,7 +40,7 @@ def run(
         ids = ", ".join(p.id for p in pending)
         return _report(
             app,
-            {"status": PENDING, "pending": [p.id for p in pending]},
+            {"status": PENDING, PENDING: [p.id for p in pending]},
             [
                 f"a digest proposal is still pending ({ids}): nothing staged",
                 "apply or reject it first (curator apply ID / curator reject ID), or pass --force to stage one that supersedes it",
