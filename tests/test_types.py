@@ -1,0 +1,74 @@
+"""States as types: a misspelled status, event, op, author kind or drift is a mypy error wherever
+it is assigned, passed or compared."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from mypy import api
+
+from tests.conftest import ROOT
+
+SNIPPET = """\
+from curator.diffview.model import FileInfo
+from curator.proposals import events
+from curator.proposals.manifest import Author, Change, Op
+from curator.validator.subject import ChangeView, Drift
+
+
+def judged(log: list[events.Event], view: ChangeView, op: Op, drift: Drift) -> list[bool]:
+    return [
+        events.status(log) == events.PENDING,
+        events.status(log) == "applied",
+        events.status(log) == "pendng",  # typo
+        events.committed_status(None) != "aplied",  # typo
+        view.drift == "conflicts",
+        view.drift == "conflict",  # typo
+        op == "modify",
+        op == "modfy",  # typo
+        drift != "clean",
+        drift != "cleen",  # typo
+    ]
+
+
+status: events.Status = "superseeded"  # typo
+decision: events.Decision = "pending"  # typo: pending is no decision
+ok_status: events.Status = "rejected"
+author = Author(kind="agnet", name="x")  # typo
+change = Change(op="delet", path="x.md")  # typo
+info = FileInfo("create", "x.md", "drifted", 0)
+bad_info = FileInfo("creat", "x.md", "drifted", 0)  # typo
+"""
+
+
+@pytest.fixture(scope="module")
+def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> dict[int, str]:
+    """Line → mypy's error on it, for the snippet checked as ``make lint`` checks Curator."""
+    folder = tmp_path_factory.mktemp("types")
+    (folder / "snippet.py").write_text(SNIPPET, encoding="utf-8")
+    (folder / "mypy.ini").write_text(
+        f"[mypy]\nstrict = True\nignore_missing_imports = True\nmypy_path = {ROOT}\ncache_dir = {folder / 'cache'}\n",
+        encoding="utf-8",
+    )
+    out, err, _ = api.run(
+        ["--config-file", str(folder / "mypy.ini"), "--follow-imports=silent", str(folder / "snippet.py")]
+    )
+    assert not err, err
+    errors = {}
+    for line in out.splitlines():
+        m = re.match(r".*snippet\.py:(\d+): error: (.*)", line)
+        if m:
+            errors[int(m[1])] = m[2]
+    return errors
+
+
+@pytest.mark.slow
+def test_mypy_refuses_each_misspelled_state_and_only_those(mypy_errors: dict[int, str]) -> None:
+    typos = {n for n, line in enumerate(SNIPPET.splitlines(), start=1) if line.endswith(("# typo", "no decision"))}
+    assert len(typos) == 10
+    assert set(mypy_errors) == typos, mypy_errors
+    lines = SNIPPET.splitlines()
+    for n, message in mypy_errors.items():
+        word = re.search(r'"(\w+)"', lines[n - 1].split("#")[0].split("==")[-1].split("!=")[-1])
+        assert word is not None and f"'{word[1]}'" in message, (lines[n - 1], message)
