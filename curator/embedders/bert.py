@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import math
+import mmap
 import os
+import struct
 from typing import Any
 
 import numpy as np
@@ -29,6 +31,46 @@ def _erf(x: np.ndarray) -> np.ndarray:
     poly = ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t
     result: np.ndarray = sign * (1.0 - poly * np.exp(-x * x))
     return result
+
+
+DTYPES = {"F32": "<f4", "F16": "<f2", "F64": "<f8", "I64": "<i8", "I32": "<i4"}
+"""The safetensors dtypes numpy holds (not BF16: a checkpoint in it goes to sentence-transformers)."""
+
+
+def read_weights(path: str) -> dict[str, np.ndarray]:
+    """The tensors of a safetensors file, each a read-only view of the file mapped in memory.
+
+    Written here rather than taken from safetensors' numpy loader, which reads and copies the
+    whole file (91 MB for all-MiniLM-L6-v2: 70 ms of CPU, a quarter of a hybrid `curator search`
+    process; benchmarks/start.py): mapped, a query costs the pages it touches, a few rows of the
+    47 MB word-embedding table and the layers. The format is small: an 8-byte little-endian
+    header length, a JSON header of each tensor's dtype, shape and byte range, then the bytes.
+    A file that does not hold what its header says is a ValueError."""
+    with open(path, "rb") as f:
+        data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)  # ValueError when empty
+    if len(data) < 8:
+        raise ValueError("not a safetensors file")
+    (size,) = struct.unpack("<Q", data[:8])
+    header = json.loads(data[8 : 8 + size])
+    if not isinstance(header, dict):
+        raise ValueError("not a safetensors header")
+    tensors = {}
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        try:
+            dtype = DTYPES.get(info["dtype"])
+            begin, end = (int(n) for n in info["data_offsets"])
+            shape = tuple(int(n) for n in info["shape"])
+        except (KeyError, TypeError) as e:
+            raise ValueError(f"{name}'s header is not a tensor's ({e!r})") from None
+        if dtype is None:
+            raise ValueError(f"{name} is {info['dtype']}, which numpy does not hold")
+        count = math.prod(shape)
+        if min(shape, default=0) < 0 or not 0 <= begin <= end or end - begin != count * np.dtype(dtype).itemsize:
+            raise ValueError(f"{name}'s byte range does not fit its shape")
+        tensors[name] = np.frombuffer(data, dtype=dtype, count=count, offset=8 + size + begin).reshape(shape)
+    return tensors
 
 
 def read_json(path: str) -> Any:
@@ -56,7 +98,6 @@ def supported(folder: str) -> bool:
 
 class BertEncoder:
     def __init__(self, folder: str) -> None:
-        from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
         config = read_json(os.path.join(folder, "config.json"))
@@ -67,9 +108,9 @@ class BertEncoder:
         st_config = os.path.join(folder, "sentence_bert_config.json")
         if os.path.isfile(st_config):
             max_len = int(read_json(st_config).get("max_seq_length", max_len))
-        weights = load_file(os.path.join(folder, "model.safetensors"))
-        # Some BertModel checkpoints name their tensors under "bert."
-        self.w = {k.removeprefix("bert."): v.astype(np.float32) for k, v in weights.items()}
+        weights = read_weights(os.path.join(folder, "model.safetensors"))
+        # Some BertModel checkpoints name their tensors under "bert."; float32 ones stay mapped.
+        self.w = {k.removeprefix("bert."): v.astype(np.float32, copy=False) for k, v in weights.items()}
         wanted = [f"encoder.layer.{n}.output.LayerNorm.weight" for n in range(self.layers)]
         missing = [k for k in ("embeddings.word_embeddings.weight", *wanted) if k not in self.w]
         if missing:
