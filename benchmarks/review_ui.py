@@ -13,12 +13,22 @@ Each figure is the median of ``--runs`` fresh app runs (Textual headless, 120x40
 - beside it, our diff pane alone (no validation), textual-diff-view's DiffView on the same change
   where that package is installed (it is not a Curator dependency: AGPL, and it builds every line
   up front), and the same rows rendered eagerly (every row turned into text).
+
+With ``--adopt N``, instead: the verdict on screen for one ``curator adopt`` proposal of N notes
+(a generated vault, as an Obsidian vault is before adopting): seconds from starting the app to
+the queue's first frame and to the pre-flight's verdict on the status line (``a`` enabled), in a
+fresh process per run with an empty cache folder (cold), and with one ``curator proposals`` run
+before (its kept verdict there to take), for HEAD and, with ``--peer REV``, for that revision
+(each ``git archive``d: committed code only), interleaved run by run:
+
+    python benchmarks/review_ui.py --adopt 6500 --runs 3 --peer REV
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import re
 import statistics
@@ -31,6 +41,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(1, str(ROOT / "benchmarks"))
 
 
 def example_vault() -> Path:
@@ -331,14 +342,117 @@ def eager_render(root: Path, ulid: str) -> tuple[float, float]:
     return lazy, time.perf_counter() - start
 
 
+VERDICT_PROBE = """
+import asyncio, inspect, json, sys, time
+start = time.perf_counter()
+from curator.commands.app import App
+from curator.review.app import make_app
+
+
+async def probe() -> None:
+    cli = App(vault_arg=sys.argv[1])
+    vault, settings = cli.place()[:2]
+    # As curator review builds it: with the folder verdicts are kept in, where this Curator takes it.
+    kept = {"verdicts": cli.verdicts()} if "verdicts" in inspect.signature(make_app).parameters else {}
+    app = make_app(vault, settings, **kept)
+    async with app.run_test(size=(120, 40)):
+        while not app.screen.__class__.__name__ == "QueueScreen" or not app.screen.queue.row_count:
+            await asyncio.sleep(0.005)
+        painted = time.perf_counter() - start
+        screen = app.screen
+        checks = getattr(screen, "preflight", screen)  # before the pre-flight was a widget of its own
+        while True:
+            ulid = screen.queue.chosen
+            entry = screen.queue.entries.get(ulid) if ulid else None
+            if entry is not None and ulid not in checks.checking and entry.checked:
+                break
+            await asyncio.sleep(0.01)
+        verdict = time.perf_counter() - start
+        status = str(screen.query_one("#status").render())
+    print(json.dumps({"painted": painted, "verdict": verdict, "status": status}))
+
+
+asyncio.run(probe())
+"""
+
+HOW = ("cold", "after proposals")
+
+
+def adopt_vault(count: int) -> Path:
+    """A generated vault of ``count`` notes without a kp_id, and its ``curator adopt`` proposal staged."""
+    from common import generated_vault
+
+    vault = generated_vault(count)
+    r = subprocess.run(
+        [sys.executable, "-m", "curator", "--vault", str(vault), "--json", "adopt"], capture_output=True, text=True
+    )
+    if r.returncode != 0:
+        sys.exit(f"curator adopt failed: {r.stderr}")
+    return vault
+
+
+def _env(tree: str, cache: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": tree, "XDG_CACHE_HOME": str(cache), "HF_HUB_OFFLINE": "1"}
+
+
+def verdict_on_screen(tree: str, vault: Path, how: str) -> dict[str, float]:
+    """One fresh process of the review app from ``tree`` on ``vault`` with an empty cache folder,
+    after ``curator proposals`` (from the same tree, in its own process) when ``how`` says so."""
+    cache = Path(tempfile.mkdtemp(prefix="curator-bench-cache-"))
+    if how == "after proposals":
+        cmd = [sys.executable, "-m", "curator", "--vault", str(vault), "proposals"]
+        if subprocess.run(cmd, capture_output=True, env=_env(tree, cache)).returncode != 0:
+            sys.exit(f"curator proposals from {tree} failed")
+    r = subprocess.run(
+        [sys.executable, "-c", VERDICT_PROBE, str(vault)], capture_output=True, text=True, env=_env(tree, cache)
+    )
+    if r.returncode != 0:
+        sys.exit(f"the review app from {tree} failed: {r.stderr[-2000:]}")
+    data = json.loads(r.stdout.strip().splitlines()[-1])
+    if "Valid" not in data["status"]:
+        sys.exit(f"the review app from {tree} showed no verdict: {data['status']}")
+    return data
+
+
+def adopt_main(count: int, runs: int, peer: str | None) -> None:
+    from common import peer_checkout
+
+    vault = adopt_vault(count)
+    trees = {"HEAD": peer_checkout("HEAD")}  # committed code only: others' edits in progress stay out
+    if peer:
+        trees[f"peer {peer}"] = peer_checkout(peer)
+    got: dict[tuple[str, str], list[dict[str, float]]] = {}
+    for _ in range(runs):
+        for name, tree in trees.items():  # interleaved, so both see the same machine
+            for how in HOW:
+                got.setdefault((name, how), []).append(verdict_on_screen(tree, vault, how))
+    med = statistics.median
+    print(f"curator review on one adopt proposal of {count:,} notes (median of {runs} runs, seconds from start):")
+    verdicts: dict[tuple[str, str], float] = {}
+    for (name, how), results in sorted(got.items()):
+        painted = med(r["painted"] for r in results)
+        verdicts[name, how] = med(r["verdict"] for r in results)
+        each = ", ".join(f"{r['verdict']:.1f}" for r in results)
+        print(f"  {name}, {how}: first frame {painted:.2f} s; verdict on screen {verdicts[name, how]:.1f} s ({each})")
+    if peer:
+        for how in HOW:
+            ratio = verdicts[f"peer {peer}", how] / verdicts["HEAD", how]
+            print(f"  {how}: the verdict is on screen {ratio:.1f}x sooner than with {peer}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--queue", type=int, default=500)
     ap.add_argument("--lines", type=int, default=5000)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--peer-runs", type=int, default=1, help="runs of textual-diff-view, where installed")
+    ap.add_argument("--adopt", type=int, default=0, help="time the verdict of one adopt proposal of this many notes")
+    ap.add_argument("--peer", help="with --adopt: a revision (or checkout folder) of Curator to time beside this one")
     args = ap.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    if args.adopt:
+        adopt_main(args.adopt, args.runs, args.peer)
+        return
     from curator.proposals import store
 
     root = example_vault()

@@ -21,7 +21,7 @@ def run(app: App) -> int:
         raise UsageError("curator review needs a terminal", hint="use curator proposals, apply and reject in scripts")
 
     app.vault()  # finishes or undoes an interrupted operation before the queue is read
-    review = make_app(app.vault(), app.settings())
+    review = make_app(app.vault(), app.settings(), verdicts=app.verdicts())
     review.run()
     if review.crashed is not None:
         raise review.crashed  # a bug inside the UI: exit 3 and one line, as in every command

@@ -23,10 +23,14 @@ class ReviewApp(App[None]):
     # Quitting is a screen key (q), so a dialog that is open cannot be quit through.
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, vault: Vault, settings: Settings, *, now: dt.datetime | None = None) -> None:
+    def __init__(
+        self, vault: Vault, settings: Settings, *, now: dt.datetime | None = None, verdicts: str | None = None
+    ) -> None:
         super().__init__()
         self.vault = vault
         self.settings = settings
+        self.verdicts = verdicts
+        """Where verdicts are kept between runs (``validator.verdicts``); None: each judged afresh."""
         self.now = now
         """The clock ages are shown against (None: the real one, which moves on; snapshot tests fix it)."""
         self.crashed: Exception | None = None
@@ -45,9 +49,12 @@ class ReviewApp(App[None]):
         super()._handle_exception(error)
 
     def on_mount(self) -> None:
-        self.push_screen(QueueScreen(self.vault, self.settings, now=self.now))
+        self.push_screen(QueueScreen(self.vault, self.settings, now=self.now, kept_in=self.verdicts))
 
 
-def make_app(vault: Vault, settings: Settings, *, now: dt.datetime | None = None) -> ReviewApp:
-    """The review app for ``vault``: what ``curator review`` runs and the tests drive."""
-    return ReviewApp(vault, settings, now=now)
+def make_app(
+    vault: Vault, settings: Settings, *, now: dt.datetime | None = None, verdicts: str | None = None
+) -> ReviewApp:
+    """The review app for ``vault``: what ``curator review`` runs and the tests drive. ``verdicts``:
+    the folder verdicts are kept in between runs (``App.verdicts``), as ``curator proposals`` keeps them."""
+    return ReviewApp(vault, settings, now=now, verdicts=verdicts)

@@ -21,14 +21,19 @@ DIALOG_FILES = 12
 
 
 def files(entry: Entry) -> Text:
+    """The files a decision touches, with each one's drift when the report says it."""
     text = Text()
     subject = entry.report.subject if entry.report else None
-    changes = subject.changes if subject else []
-    for view in changes[:DIALOG_FILES]:
-        text.append(f"  {view.change.op:6} ", style="bold")
-        text.append(visible(view.change.path))
-        if view.drift:
-            text.append(f"  [{view.drift}]")
+    changes: list[tuple[str, str, str | None]]
+    if subject is not None:
+        changes = [(v.change.op, v.change.path, v.drift) for v in subject.changes]
+    else:  # a kept verdict: its changes, without drift per file
+        changes = [(op, path, None) for op, path in (entry.kept.changes if entry.kept else ())]
+    for op, path, drift in changes[:DIALOG_FILES]:
+        text.append(f"  {op:6} ", style="bold")
+        text.append(visible(path))
+        if drift:
+            text.append(f"  [{drift}]")
         text.append("\n")
     if len(changes) > DIALOG_FILES:
         text.append(f"  … and {len(changes) - DIALOG_FILES:,} more ({len(changes):,} files; the diff shows each)\n")

@@ -64,10 +64,13 @@ class Decisions(Widget):
             self.ulid = ulid
             self.said = said
 
-    def __init__(self, vault: Vault, settings: Settings) -> None:
+    def __init__(self, vault: Vault, settings: Settings, kept_in: str | None = None) -> None:
         super().__init__()
         self.vault = vault
         self.settings = settings
+        self.kept_in = kept_in
+        """Where verdicts are kept (``validator.verdicts``): apply does not run the rules again on
+        a proposal judged on the same inputs, as ``curator apply`` does not."""
         self._by: str | None = None
 
     @property
@@ -105,7 +108,7 @@ class Decisions(Widget):
             self._ask(asks.apply_kept(entry, kept, marked), "Apply", lambda _: self.apply_kept(ulid, kept))
         elif action == "apply" and entry.apply_blocker is None:
             # What the person sees is what is applied: the folder as the diff pane shows it.
-            shown = entry.report.subject.proposal.digest() if entry.report and entry.report.subject else None
+            shown = entry.shown_digest()
             self._ask(asks.apply(entry), "Apply", lambda _: self.apply(ulid, shown))
         elif action == "reject":
             self._ask(asks.reject(entry), "Reject", lambda why: self.reject(ulid, why), reason=True)
@@ -167,7 +170,8 @@ class Decisions(Widget):
         from curator.operations import apply as applier  # heavy: pygit2, never before the first paint
 
         try:
-            done = applier.apply(entries_mod.fresh(self.vault), self.settings, ulid, by=self.by, shown=shown)
+            vault = entries_mod.fresh(self.vault)
+            done = applier.apply(vault, self.settings, ulid, by=self.by, shown=shown, kept=self.kept_in)
         except CuratorError as e:
             self.post_message(self.Failed(ulid, f"Not applied: {e}"))
             return

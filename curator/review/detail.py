@@ -28,9 +28,14 @@ def describe(entry: Entry | None) -> Text:
     if entry.gone:
         text.append("\n\nThis proposal's folder was removed while the queue was open.", style="bold red")
         return text
-    if report is None:
+    if not entry.checked:
         text.append("\n\nChecking with the validator…", style="italic grey62")
         return text
+    kept = entry.kept if report is None else None
+    if kept is not None:  # a verdict kept from before: what it holds, until the report is in
+        text.append(f"\nby {visible(entry.author)} · {entry.created}", style="grey62")
+        if entry.supersedes:
+            text.append(f"\nrevision of {entry.supersedes}", style="grey62")
     if m is not None:
         text.append("\nby ", style="grey62")
         text.append(visible(str(m.author)))
@@ -66,38 +71,44 @@ def describe(entry: Entry | None) -> Text:
     if m is not None and m.rationale.strip():
         text.append("\n\n")
         text.append("\n".join(visible(line) for line in m.rationale.strip().splitlines()), style="italic")
-    if report.subject and report.subject.changes:
-        changes = report.subject.changes
+    elif kept is not None:
+        text.append("\n\nThe validator's verdict, kept from before; the rationale follows.", style="italic grey62")
+    changes: list[tuple[str, str, str | None]]
+    if report is not None and report.subject is not None:
+        changes = [(v.change.op, v.change.path, v.drift) for v in report.subject.changes]
+    else:
+        changes = [(op, path, None) for op, path in (kept.changes if kept is not None else ())]
+    if changes:
         text.append(f"\n\nFiles ({len(changes):,})\n" if len(changes) > SHOWN else "\n\nFiles\n", style="bold")
-        for view in changes[:SHOWN]:
-            label, style = _OPS.get(view.change.op, (view.change.op, ""))
+        for op, path, drift in changes[:SHOWN]:
+            label, style = _OPS.get(op, (op, ""))
             text.append(f" {label} ", style=style)
-            text.append(visible(view.change.path))
-            if view.drift and entry.status == "pending":  # decided: no drift to show
-                text.append(f"  {view.drift}", style=_DRIFT.get(view.drift, ""))
+            text.append(visible(path))
+            if drift and entry.status == "pending":  # decided: no drift to show
+                text.append(f"  {drift}", style=_DRIFT.get(drift, ""))
             text.append("\n")
         if len(changes) > SHOWN:
             text.append(f" … and {len(changes) - SHOWN:,} more: n in the diff goes from file to file\n", style="grey62")
-    if report.findings:
-        heading = "Findings" if not report.ok else "Warnings"
+    findings = entry.findings
+    if findings:
+        heading = "Findings" if not entry.ok else "Warnings"
         text.append(
-            f"\n{heading} ({len(report.findings):,})\n" if len(report.findings) > SHOWN else f"\n{heading}\n",
-            style="bold red" if not report.ok else "bold yellow",
+            f"\n{heading} ({len(findings):,})\n" if len(findings) > SHOWN else f"\n{heading}\n",
+            style="bold red" if not entry.ok else "bold yellow",
         )
-        for f in report.findings[:SHOWN]:
+        for f in findings[:SHOWN]:
             where = f"{visible(f.path)}:{f.line}" if f.line else visible(f.path)
             text.append(f" {f.code} ", style="bold yellow" if f.warning else "bold red")
             text.append(where, style="underline")
             text.append(f"\n   {'warning: ' if f.warning else ''}{visible(f.message)}\n")
-        if len(report.findings) > SHOWN:
-            text.append(
-                f" … and {len(report.findings) - SHOWN:,} more (curator validate lists them all)\n", style="grey62"
-            )
-    if entry.status == "pending" and report.ok:
+        if len(findings) > SHOWN:
+            text.append(f" … and {len(findings) - SHOWN:,} more (curator validate lists them all)\n", style="grey62")
+    if entry.status == "pending" and entry.ok:
         text.append("\nValid", style="bold green")
-        if report.findings:
+        if findings:
             text.append(" · with warnings: a person decides", style="yellow")
-        if report.auto_applicable:
+        source = report or kept
+        if source is not None and source.auto_applicable:
             text.append(" · auto-applicable", style="green")
         text.append("\n")
     return text

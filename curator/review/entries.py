@@ -7,26 +7,22 @@ between threads).
 
 from __future__ import annotations
 
-import os
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from curator import clock, yaml_reader
 from curator.diffview.visible import visible
 from curator.proposals import store
 from curator.proposals.events import changes_requested
-from curator.proposals.layout import DIFF, EVENTS, FILES, MANIFEST, PROPOSALS_DIR
 from curator.validator.state import RepoState
 from curator.vault.discover import Vault
-from curator.vault.paths import escape_reason
 
 if TYPE_CHECKING:
     from curator.proposals.events import Event
     from curator.settings import Settings
-    from curator.validator.subject import ChangeView
+    from curator.validator.finding import Finding
     from curator.validator.verdict import ProposalReport
+    from curator.validator.verdicts import Verdict
 
 CHECKING = "checking…"
 
@@ -47,6 +43,12 @@ class Entry:
     event: Event | None = None
     """The event that decided it, once decided."""
     report: ProposalReport | None = field(default=None, repr=False)
+    """The validator's report, with the proposal as read (its changes for the diff)."""
+    kept: Verdict | None = field(default=None, repr=False)
+    """A verdict kept from an earlier judgement of the same inputs (``validator.verdicts``),
+    until a report replaces it: the verdict without the proposal's changes."""
+    digest: str | None = None
+    """The digest of the proposal folder the kept verdict is of (what ``a`` applies)."""
     gone: bool = False
     """The proposal folder was removed while the UI was open."""
     maybe_decided: bool = False
@@ -63,7 +65,21 @@ class Entry:
 
     @property
     def checked(self) -> bool:
-        return self.report is not None or self.gone
+        return self.report is not None or self.kept is not None or self.gone
+
+    @property
+    def findings(self) -> Sequence[Finding]:
+        return self.report.findings if self.report else self.kept.findings if self.kept else ()
+
+    @property
+    def ok(self) -> bool:
+        return self.report.ok if self.report else self.kept.ok if self.kept else False
+
+    def shown_digest(self) -> str | None:
+        """The digest of the folder the verdict shown is of: what ``a`` applies, and nothing else."""
+        if self.report is not None and self.report.subject is not None:
+            return self.report.subject.proposal.digest()
+        return self.digest if self.kept is not None else None
 
     @property
     def held_back(self) -> bool:
@@ -77,22 +93,22 @@ class Entry:
             return "the proposal folder is gone"
         if self.status != "pending":
             return f"already {self.status}"
-        if self.report is None:
+        if not self.checked:
             return "the pre-flight check is still running"
         if self.drift == "conflicts":
             return "it conflicts with the vault as it is now (b rebases it)"
-        if not self.report.ok:
-            first = self.report.findings[0]
+        if not self.ok:
+            first = self.findings[0]
             return f"the validator rejects it: {first.code} {visible(first.path)}"
         return None
 
     @property
     def rebase_blocker(self) -> str | None:
-        if self.gone or self.status != "pending" or self.report is None:
+        if self.gone or self.status != "pending" or not self.checked:
             return "nothing to rebase"
         if self.drift not in ("drifted", "conflicts"):
             return "it applies as it is"
-        if any(f.code != "KP005" for f in self.report.findings):
+        if any(f.code != "KP005" for f in self.findings):
             return "it is rejected for more than drift"
         return None
 
@@ -102,80 +118,9 @@ class Entry:
         return all(word in hay for word in query.casefold().split())
 
 
-_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-
-
-def created_from_ulid(ulid: str) -> str | None:
-    """When a ULID was minted (its first ten characters are milliseconds since 1970), as UTC ISO-8601.
-
-    The queue shows ages at once from this, before any manifest is read."""
-    if len(ulid) != 26 or any(c not in _CROCKFORD for c in ulid[:10]):
-        return None
-    ms = 0
-    for c in ulid[:10]:
-        ms = ms * 32 + _CROCKFORD.index(c)
-    try:
-        when = clock.from_epoch(ms / 1000)
-    except (OverflowError, OSError, ValueError):
-        return None
-    return clock.iso(when)
-
-
-# Manifests read before the first paint: one change is about 150 bytes, so this is a proposal of
-# a few hundred files. Larger ones (an adopt of thousands of notes: half a megabyte, a second or
-# two of YAML) are shown by their id at first and read after the first paint.
-MANIFEST_CAP = 64 * 1024
-# Large manifests kept parsed (their bytes and data), a few at a time.
-LARGE_KEPT = 4
-_large: dict[str, tuple[bytes, dict[str, Any] | None]] = {}
-_large_lock = threading.Lock()
-
-
-def _folder(vault: Vault, ulid: str) -> store.DiskFolder:
-    return store.folder_of(vault.root, ulid)
-
-
-def list_queue(vault: Vault) -> list[tuple[str, bool]]:
-    """Every proposal id, and whether its folder holds an events.jsonl (a hint it was decided)."""
-    return [(ulid, os.path.lexists(os.path.join(vault.root, PROPOSALS_DIR, ulid, EVENTS))) for ulid in list_ids(vault)]
-
-
-def read_manifest(vault: Vault, ulid: str, cap: int = MANIFEST_CAP) -> dict[str, Any] | None:
-    """proposal.yaml as plain data, for the queue's row before the validator has run.
-
-    No pydantic here (a third of a second to import): the row only shows the title, author,
-    age and number of files, each checked for its type and made visible; the validator's
-    reading replaces it."""
-    raw = _folder(vault, ulid).file(MANIFEST, cap)
-    if raw is None:
-        return None
-    if len(raw) <= MANIFEST_CAP:
-        return _parse(raw)
-    # A large one is read by the queue's worker and by the pre-flight's stored diff, often at
-    # the same moment: parsed once (the same bytes give the same data).
-    key = os.path.join(vault.root, ulid)
-    with _large_lock:
-        found = _large.get(key)
-        if found is not None and found[0] == raw:
-            return found[1]
-        data = _parse(raw)
-        if len(_large) >= LARGE_KEPT:
-            _large.clear()
-        _large[key] = (raw, data)
-        return data
-
-
-def _parse(raw: bytes) -> dict[str, Any] | None:
-    try:
-        data = yaml_reader.load(raw.decode("utf-8"))
-    except (yaml_reader.YamlRefused, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
 def summarise(entry: Entry, data: dict[str, Any] | None) -> Entry:
     """Copy what a manifest says into a row that the validator has not reached yet."""
-    if entry.report is not None or data is None:
+    if entry.checked or data is None:
         return entry
     title, author, changes = data.get("title"), data.get("author"), data.get("changes")
     if isinstance(title, str) and title.strip():
@@ -191,65 +136,9 @@ def summarise(entry: Entry, data: dict[str, Any] | None) -> Entry:
     return entry
 
 
-def _head(text: str, sections: int) -> str:
-    """The first ``sections`` file sections of a git diff (each starts a line with ``diff --git``)."""
-    at = 0
-    for _ in range(sections):
-        at = text.find("\ndiff --git ", at + 1)
-        if at < 0:
-            return text
-    return text[: at + 1]
-
-
-def stored_changes(
-    vault: Vault, settings: Settings, ulid: str, first: int | None = None
-) -> tuple[list[ChangeView], int] | None:
-    """The changes as the proposal's own files state them, read without the repository,
-    and how many of the manifest's changes are left out.
-
-    What the diff pane shows while the pre-flight runs: the manifest's changes with their
-    sections of changes.diff, and created files from files/. No base, no drift and no
-    verdict (the pre-flight's model replaces this one). ``first``: only the first that many
-    sections of the diff are read (a screenful of an adopt proposal's thousands), and only
-    the changes found in them are given. None when the manifest or the diff cannot be read;
-    the pre-flight then says why."""
-    from curator.proposals.diff import DiffError, FilePatch, parse
-    from curator.proposals.manifest import parse as parse_manifest
-    from curator.validator.subject import ChangeView
-
-    folder = _folder(vault, ulid)
-    limits = settings.limits
-    raw = folder.file(DIFF, limits.max_proposal_bytes)
-    data = read_manifest(vault, ulid, limits.max_proposal_bytes)
-    manifest, _problems = parse_manifest(data) if data is not None else (None, [])
-    if manifest is None:
-        return None
-    try:
-        text = raw.decode("utf-8") if raw else ""
-        patches = parse(_head(text, first) if first is not None else text)
-    except (DiffError, UnicodeDecodeError):
-        return None
-    by_path: dict[str, FilePatch] = {}
-    for fp in patches:
-        by_path.setdefault(fp.path, fp)
-    views: list[ChangeView] = []
-    for change in manifest.changes:
-        if first is not None and (len(views) >= first or (change.op != "create" and change.path not in by_path)):
-            continue
-        view = ChangeView(change)
-        views.append(view)
-        if escape_reason(change.path):
-            view.readable = False
-        elif change.op == "create":
-            view.new_bytes = folder.file(f"{FILES}/{change.path}", limits.max_file_bytes)
-        else:
-            view.patch = by_path.get(change.path)
-    return views, len(manifest.changes) - len(views)
-
-
 def fill(entry: Entry, report: ProposalReport) -> Entry:
     """Copy a validator report into an entry."""
-    entry.report = report
+    entry.report, entry.kept = report, None
     entry.gone = not report.subject or not report.subject.proposal.exists
     subject = report.subject
     m = subject.manifest if subject else None
@@ -275,6 +164,25 @@ def fill(entry: Entry, report: ProposalReport) -> Entry:
     return entry
 
 
+def fill_kept(entry: Entry, kept: Verdict, digest: str | None) -> Entry:
+    """Copy a kept verdict into an entry (``fill`` for a verdict read back, not judged now)."""
+    entry.report, entry.kept, entry.digest = None, kept, digest
+    entry.gone = not kept.exists
+    entry.title = visible(kept.title) if kept.title is not None else entry.title or "(unreadable proposal.yaml)"
+    entry.author = visible(kept.author) if kept.author is not None else entry.author
+    entry.created = kept.created or entry.created
+    entry.verdict = kept.verdict
+    creates_only = bool(kept.changes) and all(op == "create" for op, _path in kept.changes)
+    pending = kept.status == "pending"
+    entry.drift = (kept.drift or ("new" if creates_only else "")) if pending else ""
+    entry.files = len(kept.changes)
+    entry.status = kept.status
+    entry.event = kept.decided
+    entry.supersedes = kept.supersedes
+    entry.requested = kept.requested
+    return entry
+
+
 def fresh(vault: Vault) -> Vault:
     """A vault object of this thread's own (its pygit2 repository is not shared)."""
     return Vault(vault.root, vault.git_dir)
@@ -284,12 +192,36 @@ def list_ids(vault: Vault) -> list[str]:
     return store.list_ids(vault.root)
 
 
-def check(vault: Vault, settings: Settings, ulid: str) -> ProposalReport:
-    """The pre-flight: the validator (with its drift check against the work tree) on one proposal."""
+def check(vault: Vault, settings: Settings, ulid: str, kept_in: str | None = None) -> ProposalReport:
+    """The pre-flight: the validator (with its drift check against the work tree) on one proposal,
+    its full report with the proposal as read (what the diff is drawn from).
+
+    ``kept_in``: where verdicts are kept (``validator.verdicts``). A verdict kept of the same
+    proposal, HEAD, config and work tree gives the findings, and the proposal is only read (a
+    6,500-note adopt: a few seconds, not the rules' many); one judged now is kept."""
+    from curator.validator import verdicts
     from curator.validator.verdict import validate_proposal
 
     v = fresh(vault)
-    return validate_proposal(RepoState(v, settings), store.load_within(v.root, ulid, settings.limits))
+    state = RepoState(v, settings)
+    proposal = store.load_within(v.root, ulid, settings.limits)
+    if kept_in is None:
+        return validate_proposal(state, proposal)
+    found = verdicts.verdict(state, proposal, kept_in)
+    return found.report if found.report is not None else verdicts.report(state, proposal, kept_in)
+
+
+def kept(vault: Vault, settings: Settings, ulid: str, kept_in: str | None) -> tuple[Verdict, str] | None:
+    """The verdict kept of one proposal on the inputs it meets now (``verdicts.kept``), and the
+    digest of the folder it is of (what ``a`` applies); None when none is kept: nothing is judged."""
+    from curator.validator import verdicts
+
+    if kept_in is None:
+        return None
+    v = fresh(vault)
+    proposal = store.load_within(v.root, ulid, settings.limits)
+    found = verdicts.kept(RepoState(v, settings), proposal, kept_in)
+    return (found, proposal.digest()) if found is not None else None
 
 
 def check_all(
@@ -305,3 +237,24 @@ def check_all(
     for ulid in ids:
         if skip is None or not skip(ulid):
             yield validate_proposal(state, store.load_within(v.root, ulid, settings.limits))
+
+
+def judge_all(
+    vault: Vault, settings: Settings, ids: list[str], kept_in: str | None, skip: Callable[[str], bool] | None = None
+) -> Iterator[tuple[Verdict, str | None]]:
+    """The verdict on every proposal in ``ids`` through ``validator.verdicts`` (kept in the folder
+    ``kept_in``: read back while nothing it depends on changed, else judged and kept; None:
+    ``check_all``), one repository state shared; with each verdict read back, the digest of the
+    folder it is of (what ``a`` applies), else None (its report has the proposal as read)."""
+    from curator.validator.verdicts import of_report, verdict
+
+    if kept_in is None:
+        yield from ((of_report(report), None) for report in check_all(vault, settings, ids, skip))
+        return
+    v = fresh(vault)
+    state = RepoState(v, settings)
+    for ulid in ids:
+        if skip is None or not skip(ulid):
+            proposal = store.load_within(v.root, ulid, settings.limits)
+            found = verdict(state, proposal, kept_in)
+            yield found, proposal.digest() if found.report is None else None

@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING
 from textual.worker import Worker
 
 from curator.review import entries as entries_mod
+from curator.review import stored
 
 if TYPE_CHECKING:
     from curator.review.queue_table import QueueTable
     from curator.settings import Settings
-    from curator.validator.verdict import ProposalReport
+    from curator.validator.verdicts import Verdict
     from curator.vault.discover import Vault
 
 # Reports are handed to the UI thread in batches, so a queue of 500 repaints a few times, not 500.
@@ -49,6 +50,7 @@ def load(
     settings: Settings,
     select: str | None,
     leave: Set[str],
+    kept_in: str | None = None,
 ) -> None:
     """List the queue from the manifests at once, then validate every proposal.
 
@@ -56,12 +58,12 @@ def load(
     are read (plain YAML, no pydantic), then the frame is drawn, then the other manifests,
     then the validator fills in verdicts and drift. ``leave``: the proposals a pre-flight
     is validating right now (it delivers their reports; they are not checked twice)."""
-    listed = entries_mod.list_queue(vault)
+    listed = stored.list_queue(vault)
     # The table's own dict, read from this thread (no widget lookup off the UI thread).
     known = set(table.entries)
     # Oldest first, as the queue opens (sorted by age).
     unread = [ulid for ulid, hint in listed if ulid not in known and not hint]
-    first = {ulid: entries_mod.read_manifest(vault, ulid) for ulid in unread[:FIRST_MANIFESTS]}
+    first = {ulid: stored.read_manifest(vault, ulid) for ulid in unread[:FIRST_MANIFESTS]}
     painted = threading.Event()
     if not table.post_message(table.Listed(listed, first, select, painted)):
         return
@@ -79,7 +81,7 @@ def load(
     for at in range(0, len(rest), MANIFEST_BATCH):
         if worker.is_cancelled:
             return
-        batch = {ulid: entries_mod.read_manifest(vault, ulid, cap) for ulid in rest[at : at + MANIFEST_BATCH]}
+        batch = {ulid: stored.read_manifest(vault, ulid, cap) for ulid in rest[at : at + MANIFEST_BATCH]}
         table.post_message(table.Summarised(batch))
     ids = [ulid for ulid, _hint in listed]
     # A proposal whose pre-flight is running is left to it (the same check; its report comes),
@@ -90,7 +92,7 @@ def load(
     entries = table.entries
 
     def preflighted(ulid: str) -> bool:
-        return ulid in leave or (ulid == table.chosen and (entries.get(ulid) is None or entries[ulid].report is None))
+        return ulid in leave or (ulid == table.chosen and (entries.get(ulid) is None or not entries[ulid].checked))
 
     def skip(ulid: str) -> bool:
         if preflighted(ulid):
@@ -98,12 +100,12 @@ def load(
             return True
         return False
 
-    reports: list[ProposalReport] = []
+    reports: list[tuple[Verdict, str | None]] = []
     for round_ in (ids, left):
-        for report in entries_mod.check_all(vault, settings, round_, skip=skip if round_ is ids else None):
+        for found in entries_mod.judge_all(vault, settings, round_, kept_in, skip if round_ is ids else None):
             if worker.is_cancelled:
                 return
-            reports.append(report)
+            reports.append(found)
             if len(reports) >= BATCH:
                 table.post_message(table.Checked(reports))
                 reports = []
@@ -112,6 +114,6 @@ def load(
             # Wait for those pre-flights; recheck only the ones that delivered nothing.
             while any(preflighted(u) for u in left) and not worker.is_cancelled:
                 time.sleep(0.05)
-            left[:] = [u for u in left if entries.get(u) is None or entries[u].report is None]
+            left[:] = [u for u in left if entries.get(u) is None or not entries[u].checked]
     if reports and not worker.is_cancelled:
         table.post_message(table.Checked(reports))

@@ -18,12 +18,14 @@ from textual.worker import Worker, get_current_worker
 
 from curator.diffview.model import DiffModel, build
 from curator.review import entries as entries_mod
+from curator.review import stored as stored_mod
 from curator.review.loading import wait_for
 
 if TYPE_CHECKING:
     from curator.review.entries import Entry
     from curator.settings import Settings
     from curator.validator.verdict import ProposalReport
+    from curator.validator.verdicts import Verdict
     from curator.vault.discover import Vault
 
 # Diff sections read for the first screen of a proposal's stored diff, before all of them.
@@ -42,14 +44,28 @@ class Preflight(Widget):
     class Stored(Message):
         """A diff drawn from the proposal's own files, while its pre-flight runs."""
 
-        def __init__(self, ulid: str, model: DiffModel, drawn: threading.Event) -> None:
+        def __init__(self, ulid: str, token: object, model: DiffModel, drawn: threading.Event) -> None:
             super().__init__()
             self.ulid = ulid
+            self.token = token
             self.model = model
             self.drawn = drawn
             """Set once the frame showing it is drawn (the worker waits before reading on)."""
             self.kept = False
             """True when the pre-flight kept it as the proposal's diff (none better is in)."""
+
+    class Kept(Message):
+        """The verdict kept of the proposal (``validator.verdicts``), of the folder with ``digest``:
+        the pre-flight's result, before its report (for the diff) is made."""
+
+        def __init__(self, ulid: str, token: object, kept: Verdict, digest: str) -> None:
+            super().__init__()
+            self.ulid = ulid
+            self.token = token
+            self.kept = kept
+            self.digest = digest
+            self.current = True
+            """False when it was decided, or checked again, since this pre-flight began."""
 
     class Done(Message):
         """The pre-flight's report, and the diff drawn from it (None: nothing to draw)."""
@@ -60,11 +76,22 @@ class Preflight(Widget):
             self.token = token
             self.report = report
             self.model = model
+            self.current = True
+            """False when it was decided, or checked again, since this pre-flight began."""
 
-    def __init__(self, vault: Vault, settings: Settings, first_frame: threading.Event, painted: threading.Event):
+    def __init__(
+        self,
+        vault: Vault,
+        settings: Settings,
+        first_frame: threading.Event,
+        painted: threading.Event,
+        kept_in: str | None = None,
+    ) -> None:
         super().__init__()
         self.vault = vault
         self.settings = settings
+        self.kept_in = kept_in
+        """Where verdicts are kept between runs (``validator.verdicts``); None: judged afresh."""
         self.first_frame = first_frame
         """The queue's first frame: nothing here runs before it is on the screen."""
         self.painted = painted
@@ -101,8 +128,14 @@ class Preflight(Widget):
         return build(report.subject.changes, self.settings.producers.names, drift=report.status == "pending")
 
     def forget(self, ulid: str) -> None:
-        """Drop the diff kept of ``ulid`` (it was decided, or its folder rewritten)."""
+        """``ulid`` was decided, or its folder rewritten: drop its diff, and whatever a pre-flight
+        that began before says of it (its result is of the proposal and vault as they were)."""
         self.models.pop(ulid, None)
+        self._partial.pop(ulid, None)
+        self._tokens.pop(ulid, None)
+        # The queue's worker judges it again now, not waiting on a result that is dropped: a kept
+        # verdict enables a decision while the report for the diff is still being made.
+        self.running.discard(ulid)
 
     def check(self, ulid: str, stored_first: bool = False, shown: threading.Event | None = None) -> None:
         """Start the pre-flight of ``ulid``; until this one's result is in, ``a`` stays disabled.
@@ -130,7 +163,6 @@ class Preflight(Widget):
         read and drawn first, so the reviewer reads while the pre-flight runs; ``a`` stays
         disabled until the pre-flight's result is in."""
         worker = get_current_worker()
-        producers = self.settings.producers.names
         # The queue's first frame, and what the highlight drew, come before any of this: the
         # validator would hold the interpreter lock while the screen is being drawn. Rows
         # are rendered before the frame is on the screen: it is the frame that is waited for.
@@ -141,36 +173,61 @@ class Preflight(Widget):
             shown.wait(timeout=1)
         if worker.is_cancelled:
             return
-        # A screenful of files first, then all of them (an adopt proposal has thousands).
-        for first in (STORED_FIRST, None) if stored_first else ():
-            stored = entries_mod.stored_changes(self.vault, self.settings, ulid, first)
-            if stored is None or worker.is_cancelled:
-                break
-            changes, more = stored
-            drawn = threading.Event()
-            if not self.post_message(self.Stored(ulid, build(changes, producers, more=more), drawn)):
-                return
-            drawn.wait(timeout=2)
-            if not more:
-                break
+        kept = entries_mod.kept(self.vault, self.settings, ulid, self.kept_in)
+        # Judged before on the same proposal, HEAD, config and work tree (curator proposals,
+        # validate, this queue): the verdict is in at once, and a applies the folder it is of.
+        # It is looked up before the stored diff is read (a 6,500-change manifest is seconds of
+        # YAML); the report that draws the diff follows, the rules not run again.
+        if kept is not None and not self.post_message(self.Kept(ulid, token, *kept)):
+            return
+        # A screenful of files first (an adopt proposal has thousands), all of them while the
+        # validator runs.
+        more = self._stored(ulid, token, STORED_FIRST, worker) if stored_first else 0
+        if more is None or worker.is_cancelled:
+            return
+        if kept is None and more > 0 and self._stored(ulid, token, None, worker) is None:
+            return
         if worker.is_cancelled:
             return
-        report = entries_mod.check(self.vault, self.settings, ulid)
+        report = entries_mod.check(self.vault, self.settings, ulid, self.kept_in)
         model = self._model(report)
         # Delivered even when the reviewer has moved on: it is this proposal's verdict.
         self.post_message(self.Done(ulid, token, report, model))
 
+    def _stored(self, ulid: str, token: object, first: int | None, worker: Worker[None]) -> int | None:
+        """Draw the stored diff's first ``first`` files (None: all) and wait for its frame: how
+        many files are left out (0 when it cannot be read), None when the app is closing."""
+        stored = stored_mod.stored_changes(self.vault, self.settings, ulid, first)
+        if stored is None or worker.is_cancelled:
+            return 0
+        changes, more = stored
+        drawn = threading.Event()
+        model = build(changes, self.settings.producers.names, more=more)
+        if not self.post_message(self.Stored(ulid, token, model, drawn)):
+            return None
+        drawn.wait(timeout=2)
+        return more
+
     def on_preflight_stored(self, message: Stored) -> None:
         ulid = message.ulid
         shown = self.models.get(ulid)
-        if ulid in self.checking and (shown is None or shown is self._partial.get(ulid)):
+        # Its pre-flight's report is not in (a kept verdict may be): drawn until that report is.
+        current = self._tokens.get(ulid) is message.token
+        if current and (shown is None or shown is self._partial.get(ulid)):
             self._partial[ulid] = self.models[ulid] = message.model
             message.kept = True
 
+    def on_preflight_kept(self, message: Kept) -> None:
+        message.current = self._tokens.get(message.ulid) is message.token
+        if message.current:
+            self.checking.discard(message.ulid)
+
     def on_preflight_done(self, message: Done) -> None:
         ulid = message.ulid
-        if self._tokens.get(ulid) is message.token:
-            self.checking.discard(ulid)
+        message.current = self._tokens.get(ulid) is message.token
+        if not message.current:
+            return  # a newer pre-flight of it is running, or it was decided since this one began
+        self.checking.discard(ulid)
         self._partial.pop(ulid, None)
         if message.model is not None:
             self.models[ulid] = message.model

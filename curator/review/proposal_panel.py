@@ -57,10 +57,11 @@ class ProposalPanel(Horizontal):
         first_frame: threading.Event,
         painted: threading.Event,
         *,
+        kept_in: str | None = None,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
-        self._parts = (Preflight(vault, settings, first_frame, painted), Against(vault, settings))
+        self._parts = (Preflight(vault, settings, first_frame, painted, kept_in), Against(vault, settings))
 
     def compose(self) -> ComposeResult:
         yield DetailPane(id="detail")

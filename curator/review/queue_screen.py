@@ -82,22 +82,25 @@ class QueueScreen(Screen[None]):
         Binding("escape", "clear_filter", "Clear filter", show=False),
     ]
 
-    def __init__(self, vault: Vault, settings: Settings, *, now: dt.datetime | None = None) -> None:
+    def __init__(
+        self, vault: Vault, settings: Settings, *, now: dt.datetime | None = None, kept_in: str | None = None
+    ) -> None:
         super().__init__()
         self.vault = vault
         self.settings = settings
         self.now = now
+        self.kept_in = kept_in
         self._enabled: tuple[bool | None, ...] = ()
 
     def compose(self) -> ComposeResult:
-        queue = QueueTable(self.vault, self.settings, now=self.now, id="queue")
+        queue = QueueTable(self.vault, self.settings, now=self.now, kept_in=self.kept_in, id="queue")
         yield queue
         yield EmptyQueue(id="empty")
-        yield ProposalPanel(self.vault, self.settings, queue.first_frame, queue.drawn, id="lower")
+        yield ProposalPanel(self.vault, self.settings, queue.first_frame, queue.drawn, kept_in=self.kept_in, id="lower")
         yield QueueFilter(id="filter")
         yield StatusLine(id="status")
         yield ReviewFooter()
-        yield Decisions(self.vault, self.settings)
+        yield Decisions(self.vault, self.settings, self.kept_in)
 
     @property
     def queue(self) -> QueueTable:
@@ -170,7 +173,7 @@ class QueueScreen(Screen[None]):
             return
         entry = self.current()
         if entry is not None and entry.id not in self.preflight.checking:
-            if entry.id in {r.id for r in message.reports}:
+            if entry.id in {found.id for found, _digest in message.reports}:
                 self.preflight.adopt(entry)  # a decision dropped its diff: this report draws it
                 self._show(entry)
             elif tuple(entry.chain) != self.panel.query_one(DetailPane).chain:
@@ -185,8 +188,14 @@ class QueueScreen(Screen[None]):
             self._show(self.queue.entries.get(message.ulid))
         self.call_after_refresh(message.drawn.set)
 
+    def on_preflight_kept(self, message: Preflight.Kept) -> None:
+        if message.current and not self.closing:
+            entry = self.queue.take_kept(message.kept, message.digest)
+            if message.ulid == self.queue.chosen:
+                self._show(entry)
+
     def on_preflight_done(self, message: Preflight.Done) -> None:
-        if self.closing:
+        if not message.current or self.closing:
             return
         entry = self.queue.take(message.report)
         if message.ulid == self.queue.chosen:

@@ -23,13 +23,14 @@ from textual.worker import get_current_worker
 
 from curator import clock
 from curator.review import entries as entries_mod
-from curator.review import loading
+from curator.review import loading, stored
 from curator.review.entries import Entry
 from curator.review.queue_rows import COLUMNS, SORTS, cells, columns, link_chains, sort_value, title
 
 if TYPE_CHECKING:
     from curator.settings import Settings
     from curator.validator.verdict import ProposalReport
+    from curator.validator.verdicts import Verdict
     from curator.vault.discover import Vault
 
 # Seconds between redraws of the ages (the finest an age shows is a minute, past the first).
@@ -90,18 +91,27 @@ class QueueTable(DataTable[Text]):
             self.manifests = manifests
 
     class Checked(Message):
-        """The validator's reports on a batch of the queue."""
+        """The validator's verdicts on a batch of the queue: each with its report when judged now,
+        else with the digest of the folder it is of (``entries.judge_all``)."""
 
-        def __init__(self, reports: list[ProposalReport]) -> None:
+        def __init__(self, reports: list[tuple[Verdict, str | None]]) -> None:
             super().__init__()
             self.reports = reports
 
     def __init__(
-        self, vault: Vault, settings: Settings, *, now: dt.datetime | None = None, id: str | None = None
+        self,
+        vault: Vault,
+        settings: Settings,
+        *,
+        now: dt.datetime | None = None,
+        kept_in: str | None = None,
+        id: str | None = None,
     ) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self.vault = vault
         self.settings = settings
+        self.kept_in = kept_in
+        """Where verdicts are kept between runs (``validator.verdicts``); None: judged afresh."""
         self.entries: dict[str, Entry] = {}
         self.query_text = ""
         self.show_decided = False
@@ -202,6 +212,12 @@ class QueueTable(DataTable[Text]):
         self.update_entry(entries_mod.fill(entry, report))
         return entry
 
+    def take_kept(self, kept: Verdict, digest: str | None) -> Entry:
+        """The verdict kept of one proposal (of the folder with ``digest``): its row shows it."""
+        entry = self.entries.get(kept.id) or Entry(kept.id)
+        self.update_entry(entries_mod.fill_kept(entry, kept, digest))
+        return entry
+
     def _heading(self) -> None:
         pending = sum(e.status == "pending" and not e.gone and not e.held_back for e in self.entries.values())
         self.border_title = f"Proposals — {pending} pending"
@@ -227,7 +243,7 @@ class QueueTable(DataTable[Text]):
     def load(self, select: str | None = None, leave: Set[str] = frozenset()) -> None:
         """List the queue and check every proposal (``loading.load``), then keep ``select``
         highlighted; ``leave``: proposals a pre-flight is checking (their reports come from it)."""
-        loading.load(self, get_current_worker(), self.vault, self.settings, select, leave)
+        loading.load(self, get_current_worker(), self.vault, self.settings, select, leave, self.kept_in)
 
     def on_queue_table_listed(self, message: Listed) -> None:
         known = self.entries
@@ -236,7 +252,7 @@ class QueueTable(DataTable[Text]):
             known[gone].gone = True
         for ulid, hint in message.listed:
             if ulid not in known:
-                known[ulid] = Entry(ulid, created=entries_mod.created_from_ulid(ulid), maybe_decided=hint)
+                known[ulid] = Entry(ulid, created=stored.created_from_ulid(ulid), maybe_decided=hint)
             if ulid in message.manifests:
                 entries_mod.summarise(known[ulid], message.manifests[ulid])
         self.rebuild(keep=message.select)
@@ -252,15 +268,18 @@ class QueueTable(DataTable[Text]):
     def on_queue_table_summarised(self, message: Summarised) -> None:
         for ulid, data in message.manifests.items():
             entry = self.entries.get(ulid)
-            if entry is not None and entry.report is None:
+            if entry is not None and not entry.checked:
                 self.update_entry(entries_mod.summarise(entry, data))
 
     def on_queue_table_checked(self, message: Checked) -> None:
         rebuild = False
-        for report in message.reports:
-            entry = self.entries.get(report.id) or Entry(report.id)
+        for found, digest in message.reports:
+            entry = self.entries.get(found.id) or Entry(found.id)
             before = entry.status
-            entries_mod.fill(entry, report)
+            if found.report is not None:
+                entries_mod.fill(entry, found.report)
+            else:
+                entries_mod.fill_kept(entry, found, digest)
             if entry.status != before:
                 rebuild = True
             self.update_entry(entry)

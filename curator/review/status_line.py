@@ -18,7 +18,7 @@ def explain(entry: Entry | None, checking: bool, marks: str = "") -> Text:
         ev = entry.event
         when = f" {ev.at} by {visible(ev.by)}" if ev else ""
         return Text(f"{entry.status.capitalize()}{when}.", style="bold")
-    if checking or entry.report is None:
+    if checking or not entry.checked:
         return Text("Pre-flight: the validator and the drift check are running…", style="italic grey62")
     text = Text()
     blocker = entry.apply_blocker

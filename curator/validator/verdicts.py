@@ -176,6 +176,13 @@ def verdict(state: RepoState, proposal: ProposalDir, folder: str | None) -> Verd
     return found
 
 
+def kept(state: RepoState, proposal: ProposalDir, folder: str | None) -> Verdict | None:
+    """The verdict kept of ``proposal`` on the inputs it meets in ``state``, or None; nothing is
+    judged (the review UI shows it at once and makes the report for the diff after)."""
+    key = _key(state, proposal) if folder is not None else None
+    return _read(folder, proposal.id, key) if key is not None and folder is not None else None
+
+
 def report(state: RepoState, proposal: ProposalDir, folder: str | None) -> ProposalReport:
     """``validate_proposal`` with the proposal read whole (its ``Subject``, as ``apply`` needs it)
     and the rules' findings read back from the kept verdict when nothing it depends on changed

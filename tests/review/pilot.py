@@ -12,8 +12,11 @@ from curator.review.app import ReviewApp, make_app
 from curator.review.queue_screen import QueueScreen
 
 
-def review_app(root: Path) -> ReviewApp:
-    return make_app(*App(vault_arg=str(root)).place()[:2])
+def review_app(root: Path, *, keep_verdicts: bool = False) -> ReviewApp:
+    """The app ``curator review`` runs; ``keep_verdicts``: with the index folder's kept verdicts,
+    as the command has them (else each proposal is judged afresh)."""
+    app = App(vault_arg=str(root))
+    return make_app(*app.place()[:2], verdicts=app.verdicts() if keep_verdicts else None)
 
 
 async def settle(pilot: Pilot[None]) -> None:

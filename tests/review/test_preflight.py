@@ -16,7 +16,7 @@ import pytest
 from textual.pilot import Pilot
 
 from curator.operations import decisions
-from curator.review import entries
+from curator.review import entries, stored
 from curator.review.confirm import ConfirmScreen
 from curator.review.entries import CHECKING
 from curator.review.queue_screen import QueueScreen
@@ -55,9 +55,9 @@ async def _until(pilot: Pilot[None], condition: Callable[[], bool], what: str) -
     raise AssertionError(f"never happened: {what}")
 
 
-def _run(root: Path, scenario: Callable[[Pilot[None]], Any], gate: Gate) -> None:
+def _run(root: Path, scenario: Callable[[Pilot[None]], Any], gate: Gate, *, keep_verdicts: bool = False) -> None:
     async def main() -> None:
-        async with review_app(root).run_test(size=(110, 32)) as pilot:
+        async with review_app(root, keep_verdicts=keep_verdicts).run_test(size=(110, 32)) as pilot:
             try:
                 await _until(pilot, lambda: isinstance(pilot.app.screen, QueueScreen), "the queue screen")
                 await scenario(pilot)
@@ -260,11 +260,11 @@ def test_a_stored_diff_of_many_files_is_read_a_screenful_first(vault: GitVault) 
     pid = make_proposal(vault, changes, diff="".join(sections), title="Many")
     v = find_vault(str(vault.root))
     settings = load(v.root)
-    first = entries.stored_changes(v, settings, pid, 1)
+    first = stored.stored_changes(v, settings, pid, 1)
     assert first is not None
     views, more = first
     assert [x.change.path for x in views] == [changes[0]["path"]] and more == len(changes) - 1
     model = build(views, (), more=more)
     assert model.rows[len(model.rows) - 1].kind == NOTE and f"{more:,} more files" in model.rows[-1].text
-    whole = entries.stored_changes(v, settings, pid)
+    whole = stored.stored_changes(v, settings, pid)
     assert whole is not None and [x.change.path for x in whole[0]] == [c["path"] for c in changes] and whole[1] == 0
