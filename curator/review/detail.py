@@ -33,7 +33,7 @@ def describe(entry: Entry | None) -> Text:
         return text
     kept = entry.kept if report is None else None
     if kept is not None:  # a verdict kept from before: what it holds, until the report is in
-        text.append(f"\nby {visible(entry.author)} · {entry.created}", style="grey62")
+        text.append(f"\nby {visible(entry.author)}" + (f" · {entry.created}" if entry.created else ""), style="grey62")
         if entry.supersedes:
             text.append(f"\nrevision of {entry.supersedes}", style="grey62")
     if m is not None:

@@ -4,6 +4,7 @@ scrolls, and a footer that keeps ``? Help`` and ``q Quit``."""
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 from textual.strip import Strip
 from textual.widgets._footer import FooterKey
@@ -16,6 +17,8 @@ from tests.review.pilot import screen, settle, until
 from tests.review.test_review_app import drive
 
 SMALL = (80, 24)
+# The sizes a reviewer most often has: a laptop's 80x24 and a roomier 120x36.
+SIZES = {"80x24": SMALL, "120x36": (120, 36)}
 PARAGRAPH = (
     "Varieties this year: San Marzano, Black Krim, Cherokee Purple, Green Zebra, Sungold and Yellow Pear, "
     "sown in March under glass, pricked out in April and planted out after the last frost in May, "
@@ -62,13 +65,14 @@ async def _diff_of(pilot: Pilot[None], pid: str) -> None:
     await until(pilot, lambda: s.diff.of == pid and pid not in s.preflight.checking, "its diff")
 
 
-def test_a_long_line_wraps_and_its_changed_word_is_highlighted_where_it_lands(vault: GitVault) -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_a_long_line_wraps_and_its_changed_word_is_highlighted_where_it_lands(vault: GitVault, size: str) -> None:
     pid = _paragraph(vault)
 
     async def scenario(pilot: Pilot[None]) -> None:
         await _diff_of(pilot, pid)
         width = screen(pilot).diff.scrollable_content_region.width
-        assert width < len(PARAGRAPH) // 3  # a pane far narrower than the line
+        assert width < len(PARAGRAPH) // 2  # a pane far narrower than the line
         strips = await _strips(pilot)
         shown = [strip.text for strip in strips]
         # The end of the paragraph, and the edit there, are drawn: old and new.
@@ -81,11 +85,12 @@ def test_a_long_line_wraps_and_its_changed_word_is_highlighted_where_it_lands(va
         assert len(added) >= 3 and added[0][:9].split() == ["7"] and all(not x[:9].strip() for x in added[1:])
         assert len(deleted) >= 3 and deleted[0][:9].split() == ["7"] and all(not x[:9].strip() for x in deleted[1:])
         # Wrapped lines put together are the line: nothing is dropped at a break.
-        assert "".join(line[10:].rstrip(" ") + " " for line in added).split() == PARAGRAPH.replace(
-            "Blue Beech.", "Brandywine."
-        ).split()
+        assert (
+            "".join(line[10:].rstrip(" ") + " " for line in added).split()
+            == PARAGRAPH.replace("Blue Beech.", "Brandywine.").split()
+        )
 
-    drive(vault.root, scenario, size=SMALL)
+    drive(vault.root, scenario, size=SIZES[size])
 
 
 def test_w_unwraps_and_sideways_scrolling_keeps_the_numbers_and_signs(vault: GitVault) -> None:
@@ -132,8 +137,15 @@ def test_the_split_view_wraps_each_side(vault: GitVault) -> None:
     drive(vault.root, scenario, size=(120, 36))
 
 
-def test_pgdn_pages_the_diff_from_the_start_and_the_queue_stays(vault: GitVault) -> None:
-    pid = _paragraph(vault, lines_before=80)
+@pytest.mark.parametrize("size", SIZES)
+def test_pgdn_pages_the_diff_from_the_start_and_the_queue_stays(vault: GitVault, size: str) -> None:
+    vault.write(
+        "notes/long.md", note("kp:01J000000000000000000LONG", "Long", "".join(f"Line {n}.\n" for n in range(80)))
+    )
+    vault.commit("long")
+    # Every line changed: a diff taller than the pane at either size.
+    c, d = modify(vault, "notes/long.md", vault.read("notes/long.md").replace(".\n", ", edited.\n"))
+    pid = make_proposal(vault, [c], diff=d, title="Edit every line")
     c, d = modify(vault, "notes/beta.md", vault.read("notes/beta.md").replace("Beta text.", "Beta words."))
     other = make_proposal(vault, [c], diff=d, title="Another")
 
@@ -149,7 +161,7 @@ def test_pgdn_pages_the_diff_from_the_start_and_the_queue_stays(vault: GitVault)
         await settle(pilot)
         assert s.diff.scroll_y < down and s.queue.chosen == pid
 
-    drive(vault.root, scenario, size=SMALL)
+    drive(vault.root, scenario, size=SIZES[size])
 
 
 def test_the_help_fits_or_scrolls_and_the_footer_keeps_help_and_quit(vault: GitVault) -> None:
@@ -173,5 +185,5 @@ def test_the_help_fits_or_scrolls_and_the_footer_keeps_help_and_quit(vault: GitV
         await settle(pilot)
         assert table.region.bottom <= box.region.bottom
 
-    drive(vault.root, scenario, size=SMALL)
-    drive(vault.root, scenario, size=(60, 16))  # too short for every key: it scrolls
+    for size in (*SIZES.values(), (60, 16)):  # the last too short for every key: it scrolls
+        drive(vault.root, scenario, size=size)

@@ -10,12 +10,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 from curator.review.queue_rows import COLUMNS
 from tests.builders import make_proposal, modify
 from tests.conftest import GitVault
 from tests.review.pilot import screen, until
+from tests.review.test_reading import SIZES
 from tests.review.test_review_app import _status, drive
 
 AGE = [key for key, _label in COLUMNS].index("age")
@@ -26,7 +28,8 @@ def _naive(vault: GitVault, created: str = "2026-12-03T23:57:43") -> str:
     return make_proposal(vault, [c], diff=d, title="Hand-edited time", overrides={"created": created})
 
 
-def test_a_created_time_without_a_zone_shows_an_age_and_a_finding(vault: GitVault) -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_a_created_time_without_a_zone_shows_an_age_and_a_finding(vault: GitVault, size: str) -> None:
     pid = _naive(vault)
 
     async def scenario(pilot: Pilot[None]) -> None:
@@ -39,7 +42,7 @@ def test_a_created_time_without_a_zone_shows_an_age_and_a_finding(vault: GitVaul
         assert "KP001" in detail and "created: must be in UTC" in detail, detail
         assert "Apply disabled: the validator rejects it: KP001" in _status(pilot)
 
-    drive(vault.root, scenario)
+    drive(vault.root, scenario, size=SIZES[size])
 
 
 CRASH = """
