@@ -6,3 +6,9 @@ process with CPU, memory and output limits, so a hostile file costs bounded time
 memory and never stops the index. What the text becomes (passages, pages, citations) is
 the index's business (``curator.index.attachment``).
 """
+
+VERSIONS: dict[str, int] = {"PDF": 1, "Word": 1}
+"""Each format's adapter version (by its ``kind``), what an epoch's fingerprint records of
+extraction: a new version re-reads every file of its format. Here, not beside each adapter,
+because every search checks the fingerprint and the adapters' registry costs 4 ms to import;
+each adapter takes its own ``version`` from it."""

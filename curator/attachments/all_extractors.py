@@ -16,8 +16,3 @@ EXTRACTORS: dict[str, Extractor] = {
 def for_path(path: str) -> Extractor | None:
     """The adapter that reads ``path``, by its suffix (any case); None when none does."""
     return EXTRACTORS.get(posixpath.splitext(path)[1].casefold())
-
-
-def versions() -> dict[str, int]:
-    """Each format's adapter version: what the epoch fingerprint records of extraction."""
-    return {adapter.kind: adapter.version for adapter in dict.fromkeys(EXTRACTORS.values())}

@@ -9,6 +9,7 @@ wheel with PDFium inside, nothing to compile.
 
 from __future__ import annotations
 
+from curator.attachments import VERSIONS
 from curator.attachments.base import NO_TEXT_LAYER, Extraction, Heading, Limits, Unextractable, clean, usable_title
 
 MAX_OUTLINE = 5000
@@ -20,7 +21,7 @@ class PdfExtractor:
     suffixes: tuple[str, ...] = (".pdf",)
     package = "pypdfium2"
     libraries: tuple[str, ...] = ("pypdfium2",)
-    version = 1
+    version = VERSIONS["PDF"]
 
     def extract(self, data: bytes, limits: Limits) -> Extraction:
         import pypdfium2 as pdfium

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 
+from curator.attachments import VERSIONS
 from curator.attachments.base import Extraction, Heading, Limits, Unextractable, clean, usable_title
 
 
@@ -17,7 +18,7 @@ class WordExtractor:
     suffixes: tuple[str, ...] = (".docx",)
     package = "python-docx"
     libraries: tuple[str, ...] = ("docx", "docx.table", "docx.opc.exceptions")
-    version = 1
+    version = VERSIONS["Word"]
 
     def extract(self, data: bytes, limits: Limits) -> Extraction:
         import zipfile  # 4 ms (shutil, bz2, lzma) that every search paid through the registry

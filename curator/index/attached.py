@@ -8,7 +8,6 @@ and framed like a note's, and no proposal can change it.
 
 from __future__ import annotations
 
-import bisect
 import json
 import math
 import re
@@ -20,7 +19,8 @@ import apsw
 from curator.attachments.all_extractors import for_path
 from curator.errors import UsageError
 from curator.index import db
-from curator.index.db import ATTACHMENT, VAULT
+from curator.index.db import ATTACHMENT
+from curator.index.pages import cite as cite  # kp_read cites the page it shows with it
 from curator.index.reading import LinkedNote, Relations
 from curator.vault.resolve import Resolver, Target
 
@@ -52,32 +52,6 @@ class Attachment:
         return self.text.split("\n") if self.text else []
 
 
-def page_of(starts: list[int] | None, line: int) -> int | None:
-    """The page that line ``line`` of the extracted text is on; None for a file without pages
-    (or a line before its first page: a Zotero item's own text, before its PDF's)."""
-    if not starts or line < starts[0]:
-        return None
-    return bisect.bisect_right(starts, line)
-
-
-def cite(path: str, page: int | None, start: int, end: int) -> str:
-    """``paper.pdf#page=3`` (Obsidian opens a PDF at that page); a file without pages is cited
-    by the lines of its text, as a note is."""
-    return f"{path}#page={page}" if page is not None else f"{path}:{start}-{end}"
-
-
-def cite_of(source: str, path: str, starts: list[int] | None, start: int, end: int) -> str:
-    """What a passage of a document cites: a note's lines, an attachment's page (or lines), a
-    source item's reference, with the page of its PDF when the passage is in it
-    (``zotero:KEY#page=3``)."""
-    if source == VAULT:
-        return f"{path}:{start}-{end}"
-    page = page_of(starts, start)
-    if source == ATTACHMENT:
-        return cite(path, page, start, end)
-    return f"{path}#page={page}" if page is not None else path
-
-
 def find(conn: apsw.Connection, path: str) -> Attachment | None:
     row = conn.execute(
         "SELECT d.id, d.path, d.title, d.meta, t.text FROM documents d LEFT JOIN doc_text t ON t.doc_id = d.id "
@@ -99,16 +73,6 @@ def find(conn: apsw.Connection, path: str) -> Attachment | None:
         [int(s) for s in starts] if isinstance(starts, list) else None,
         [str(n) for n in meta.get("notes") or []],
     )
-
-
-def pages_of(conn: apsw.Connection, doc_id: int) -> list[int] | None:
-    """The page starts of the document ``doc_id``: an attachment's, or a source item's PDF's (None
-    for a document without pages: a note, a Word file, an item without a PDF)."""
-    row = conn.execute("SELECT json_extract(meta, '$.pages') FROM documents WHERE id = ?", (doc_id,)).fetchone()
-    if row is None or row[0] is None:
-        return None
-    starts = json.loads(row[0])
-    return [int(s) for s in starts] if isinstance(starts, list) else None
 
 
 @dataclass

@@ -23,7 +23,7 @@ from typing import Any
 import apsw
 
 from curator import clock
-from curator.attachments.all_extractors import versions as extraction_versions
+from curator.attachments import VERSIONS as EXTRACTION_VERSIONS
 from curator.embedders.base import EmbedderSpec
 from curator.errors import IndexError_, IndexUnwritable
 from curator.fsutil import fsync_dir, write_atomic
@@ -47,7 +47,7 @@ def fingerprint(spec: EmbedderSpec, mode: str) -> dict[str, Any]:
         "normalisation": {"version": NORMALISATION_VERSION, "mode": mode},
         "schema": SCHEMA_VERSION,
         # How attachments become pages and headings: a new adapter version re-reads them all.
-        "extraction": extraction_versions(),
+        "extraction": dict(EXTRACTION_VERSIONS),
     }
 
 
@@ -260,7 +260,7 @@ def outdated(fp: dict[str, object]) -> str | None:
         old.append(f"normalisation v{norm.get('version') if isinstance(norm, dict) else '?'}")
     if fp.get("schema", 1) != SCHEMA_VERSION:
         old.append(f"schema v{fp.get('schema', 1)}")
-    if fp.get("extraction") != extraction_versions():
+    if fp.get("extraction") != EXTRACTION_VERSIONS:
         had = fp.get("extraction")
         kinds = ", ".join(f"{k} v{v}" for k, v in sorted(had.items())) if isinstance(had, dict) else "none"
         old.append(f"attachment extraction ({kinds})")

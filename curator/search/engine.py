@@ -10,9 +10,10 @@ import apsw
 from curator.embedders import all_embedders
 from curator.embedders import base as embedders
 from curator.errors import EmbedderError, UsageError
-from curator.index import attached, db, reading
 from curator.index import boilerplate as boilerplate_index
+from curator.index import db, reading
 from curator.index.db import ATTACHMENT
+from curator.index.pages import cite_of, page_of, pages_of
 from curator.search import asker as askers
 from curator.search import boilerplate
 from curator.search import legs as legs_mod
@@ -75,7 +76,7 @@ class Hit:
         return self.cite_lines(self.start_line, self.end_line)
 
     def cite_lines(self, start: int, end: int) -> str:
-        return attached.cite_of(self.source, self.path, self.pages, start, end)
+        return cite_of(self.source, self.path, self.pages, start, end)
 
     def to_json(self, explain: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -102,7 +103,7 @@ class Hit:
             data["source"] = self.source
             data["link"] = self.link
         if self.source == ATTACHMENT or self.pages:
-            data["page"] = attached.page_of(self.pages, self.start_line)
+            data["page"] = page_of(self.pages, self.start_line)
         if explain:
             data["explain"] = {**self.legs}
             if self.boost != 1.0:
@@ -306,5 +307,5 @@ class Searcher:
                 )
             )
             if p.source != "vault":  # an attachment, or a source item with a PDF: its pages
-                hits[-1].pages = attached.pages_of(self.conn, p.doc_id)
+                hits[-1].pages = pages_of(self.conn, p.doc_id)
         return hits
