@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from curator import clock, faults, output
-from curator.errors import CheckFailed, Conflict, NotFound, UsageError
+from curator.errors import CheckFailed, Conflict, DiskRefused, NotFound, UsageError, from_os_error
 from curator.operations import decision_journal, gitindex, recovery
 from curator.operations.committed import committed_events
 from curator.proposals import events as events_mod
@@ -80,20 +80,47 @@ def commit(
                 index.remove(path)
         else:
             index.add(git.index_entry(path, entry[0], entry[1]))
-    tree = index.write_tree(repo)
-    sig = _signature(repo)
-    oid = repo.create_commit(None, sig, sig, msg, tree, parents)
+    try:
+        tree = index.write_tree(repo)
+        sig = _signature(repo)
+        oid = repo.create_commit(None, sig, sig, msg, tree, parents)
+    except pygit2.GitError as e:
+        raise _unwritten(vault, e) from e
     now_head = None if repo.head_is_unborn else str(repo.head.target)
     if now_head != head:
         raise Conflict("HEAD moved while Curator was recording a decision; nothing was recorded", hint="try again")
     if before_move is not None:
         before_move(str(oid))
     head_ref = repo.lookup_reference("HEAD")
-    if head_ref.type == pygit2.enums.ReferenceType.SYMBOLIC:
-        repo.create_reference_direct(str(head_ref.target), oid, True, message=reflog)
-    else:
-        repo.set_head(oid)
+    try:
+        if head_ref.type == pygit2.enums.ReferenceType.SYMBOLIC:
+            repo.create_reference_direct(str(head_ref.target), oid, True, message=reflog)
+        else:
+            repo.set_head(oid)
+    except pygit2.GitError as e:
+        raise _unwritten(vault, e) from e
     return str(oid)
+
+
+LOW_ROOM = 1 << 20
+"""Below this many free bytes in ``.git``, a commit libgit2 could not write is a full disk."""
+
+
+def _unwritten(vault: Vault, e: pygit2.GitError) -> Exception:
+    """What to raise for a commit libgit2 could not write or point the branch at. On a nearly full
+    disk libgit2 may leave a loose object it could not finish and report only that the branch's
+    "target OID … doesn't exist", naming no errno; when ``.git`` has less than ``LOW_ROOM`` free,
+    that is the disk, said in one line (exit 2). Anything else stays the bug it is."""
+    refused = from_os_error(e)
+    if refused is not None:
+        return refused
+    try:
+        fs = os.statvfs(vault.repo.path)
+    except OSError:
+        return e
+    if fs.f_bavail * fs.f_frsize < LOW_ROOM:
+        return DiskRefused(f"git could not write the commit: no space left on the device ({str(e).splitlines()[0]})")
+    return e
 
 
 def _head_tree(vault: Vault) -> pygit2.Tree | None:
