@@ -36,7 +36,7 @@ from curator.validator.finding import Finding
 from curator.validator.rules.content import over_file_limit, over_proposal_limit
 from curator.validator.rules.paths import path_findings
 from curator.validator.state import RepoState
-from curator.validator.subject import manifest_of
+from curator.validator.subject import Drift, manifest_of
 from curator.validator.verdict import validate_proposal
 from curator.vault.discover import Vault
 from curator.vault.identity import is_ulid, new_ulid
@@ -63,7 +63,7 @@ class Outcome:
     findings: list[Finding] = field(default_factory=list)
     auto_applicable: bool = False
     minted: list[str] = field(default_factory=list)
-    drift: str | None = None
+    drift: Drift | None = None
     revises: str | None = None
     """The proposal this one is a revision of (``revises``); superseded by it once it is staged."""
 

@@ -25,6 +25,7 @@ Status = Literal["pending", Decision]
 PENDING: Final = "pending"
 """The status of a proposal no event has decided: the absence of a decision, never a line of the log."""
 TERMINAL: tuple[Decision, ...] = get_args(Decision)
+STATUSES: tuple[Status, ...] = get_args(Status)
 CHANGES_REQUESTED: Final = "changes-requested"
 """A reviewer's request for a new revision, with the reason: the proposal stays pending (its
 author answers with a revision that supersedes it, or the reviewer decides it after all)."""

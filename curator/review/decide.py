@@ -19,6 +19,7 @@ from curator import unsafe
 from curator.diffview.visible import visible
 from curator.errors import CuratorError
 from curator.operations import decisions
+from curator.proposals.events import PENDING
 from curator.review import asks
 from curator.review import entries as entries_mod
 from curator.review.confirm import ConfirmScreen
@@ -104,7 +105,7 @@ class Decisions(Widget):
         With hunks ``kept``, apply takes only those, as a revision the validator judges on its
         own (the hunks kept of a conflicting proposal may well apply)."""
         ulid = entry.id
-        if action == "apply" and kept is not None and entry.status == "pending" and not entry.gone:
+        if action == "apply" and kept is not None and entry.status == PENDING and not entry.gone:
             self._ask(asks.apply_kept(entry, kept, marked), "Apply", lambda _: self.apply_kept(ulid, kept))
         elif action == "apply" and entry.apply_blocker is None:
             # What the person sees is what is applied: the folder as the diff pane shows it.

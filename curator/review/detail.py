@@ -7,6 +7,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from curator.diffview.visible import visible
+from curator.proposals.events import PENDING
 from curator.review.entries import Entry
 
 _DRIFT = {"clean": "green", "drifted": "yellow", "conflicts": "bold red"}
@@ -53,13 +54,13 @@ def describe(entry: Entry | None) -> Text:
             text.append(f"v{n} {ulid[-6:]}", style="bold magenta" if ulid == entry.id else "")
         if entry.supersedes:
             text.append("\ni shows the diff against the revision this one supersedes", style="grey62")
-    if entry.requested is not None and entry.status == "pending":
+    if entry.requested is not None and entry.status == PENDING:
         ask = entry.requested
         text.append("\n\nCHANGES REQUESTED", style="bold yellow")
         text.append(f" {ask.at} by {visible(ask.by)}")
         if ask.reason:
             text.append(f"\n{visible(ask.reason)}", style="italic")
-    if entry.status != "pending":
+    if entry.status != PENDING:
         ev = entry.event
         text.append(f"\n\n{entry.status.upper()}", style="bold")
         if ev is not None:
@@ -84,7 +85,7 @@ def describe(entry: Entry | None) -> Text:
             label, style = _OPS.get(op, (op, ""))
             text.append(f" {label} ", style=style)
             text.append(visible(path))
-            if drift and entry.status == "pending":  # decided: no drift to show
+            if drift and entry.status == PENDING:  # decided: no drift to show
                 text.append(f"  {drift}", style=_DRIFT.get(drift, ""))
             text.append("\n")
         if len(changes) > SHOWN:
@@ -103,7 +104,7 @@ def describe(entry: Entry | None) -> Text:
             text.append(f"\n   {'warning: ' if f.warning else ''}{visible(f.message)}\n")
         if len(findings) > SHOWN:
             text.append(f" … and {len(findings) - SHOWN:,} more (curator validate lists them all)\n", style="grey62")
-    if entry.status == "pending" and entry.ok:
+    if entry.status == PENDING and entry.ok:
         text.append("\nValid", style="bold green")
         if findings:
             text.append(" · with warnings: a person decides", style="yellow")

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from curator.diffview.visible import visible
 from curator.proposals import store
-from curator.proposals.events import changes_requested
+from curator.proposals.events import PENDING, Status, changes_requested
 from curator.validator.state import RepoState
+from curator.validator.subject import Drift
 from curator.vault.discover import Vault
 
 if TYPE_CHECKING:
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
     from curator.validator.verdicts import Verdict
 
 CHECKING = "checking…"
+DriftShown = Literal[Drift, "new", ""]
+"""The queue's drift column: a pending proposal's drift, ``new`` for one that only creates (nothing
+to drift from), or empty until it is checked and for a decided one."""
 
 
 @dataclass
@@ -36,10 +40,9 @@ class Entry:
     created: str | None = None
     verdict: str = CHECKING
     """valid, rejected, or checking… until the validator has run."""
-    drift: str = ""
-    """clean, drifted, conflicts, new (creates only: nothing to drift from), or empty until checked."""
+    drift: DriftShown = ""
     files: int = 0
-    status: str = "pending"
+    status: Status = PENDING
     event: Event | None = None
     """The event that decided it, once decided."""
     report: ProposalReport | None = field(default=None, repr=False)
@@ -91,7 +94,7 @@ class Entry:
         """Why ``a`` is disabled for this proposal, or None when it may be applied."""
         if self.gone:
             return "the proposal folder is gone"
-        if self.status != "pending":
+        if self.status != PENDING:
             return f"already {self.status}"
         if not self.checked:
             return "the pre-flight check is still running"
@@ -104,7 +107,7 @@ class Entry:
 
     @property
     def rebase_blocker(self) -> str | None:
-        if self.gone or self.status != "pending" or not self.checked:
+        if self.gone or self.status != PENDING or not self.checked:
             return "nothing to rebase"
         if self.drift not in ("drifted", "conflicts"):
             return "it applies as it is"
@@ -152,7 +155,7 @@ def fill(entry: Entry, report: ProposalReport) -> Entry:
     creates_only = bool(changes) and all(v.change.op == "create" for v in changes)
     # A decided proposal has no drift to show: its change is in the vault (against which it
     # "conflicts"), or never will be.
-    pending = report.status == "pending"
+    pending = report.status == PENDING
     entry.drift = (report.drift or ("new" if creates_only else "")) if pending else ""
     entry.files = len(subject.changes) if subject else 0
     entry.status = report.status
@@ -173,7 +176,7 @@ def fill_kept(entry: Entry, kept: Verdict, digest: str | None) -> Entry:
     entry.created = kept.created or entry.created
     entry.verdict = kept.verdict
     creates_only = bool(kept.changes) and all(op == "create" for op, _path in kept.changes)
-    pending = kept.status == "pending"
+    pending = kept.status == PENDING
     entry.drift = (kept.drift or ("new" if creates_only else "")) if pending else ""
     entry.files = len(kept.changes)
     entry.status = kept.status

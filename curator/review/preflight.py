@@ -17,6 +17,7 @@ from textual.widget import Widget
 from textual.worker import Worker, get_current_worker
 
 from curator.diffview.model import DiffModel, build
+from curator.proposals.events import PENDING
 from curator.review import entries as entries_mod
 from curator.review import stored as stored_mod
 from curator.review.loading import wait_for
@@ -125,7 +126,7 @@ class Preflight(Widget):
     def _model(self, report: ProposalReport) -> DiffModel | None:
         if report.subject is None:
             return None
-        return build(report.subject.changes, self.settings.producers.names, drift=report.status == "pending")
+        return build(report.subject.changes, self.settings.producers.names, drift=report.status == PENDING)
 
     def forget(self, ulid: str) -> None:
         """``ulid`` was decided, or its folder rewritten: drop its diff, and whatever a pre-flight

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 
+from curator.proposals.events import PENDING
 from curator.review.against import Against
 from curator.review.detail import DetailPane
 from curator.review.diff_pane import DiffPane
@@ -121,7 +122,7 @@ class ProposalPanel(Horizontal):
 
     def changes(self, entry: Entry | None) -> list[ChangeView] | None:
         """The highlighted proposal's changes, when the diff shown is drawn from them."""
-        if entry is None or entry.report is None or entry.report.subject is None or entry.status != "pending":
+        if entry is None or entry.report is None or entry.report.subject is None or entry.status != PENDING:
             return None
         model = self.preflight.models.get(entry.id)
         changes = entry.report.subject.changes

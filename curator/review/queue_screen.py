@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
+from curator.proposals.events import PENDING
 from curator.review import footer, keys
 from curator.review.decide import Decisions
 from curator.review.detail import DetailPane
@@ -318,7 +319,7 @@ class QueueScreen(Screen[None]):
         """The highlighted proposal once its diff is the pre-flight's; else says to wait."""
         entry = self.current()
         if self.panel.at(entry) is None:
-            if entry is not None and entry.status == "pending":
+            if entry is not None and entry.status == PENDING:
                 self.notify(f"Wait for the pre-flight, then {what}.", timeout=3)
             return None
         return entry

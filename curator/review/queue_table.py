@@ -22,6 +22,7 @@ from textual.widgets import DataTable
 from textual.worker import get_current_worker
 
 from curator import clock
+from curator.proposals.events import PENDING
 from curator.review import entries as entries_mod
 from curator.review import loading, stored
 from curator.review.entries import Entry
@@ -163,7 +164,7 @@ class QueueTable(DataTable[Text]):
         shown = [
             e
             for e in self.entries.values()
-            if (self.show_decided or (e.status == "pending" and not e.held_back) or e.id in self.decided_here)
+            if (self.show_decided or (e.status == PENDING and not e.held_back) or e.id in self.decided_here)
             and (not self.query_text or e.matches(self.query_text))
         ]
         shown.sort(key=lambda e: sort_value(e, self.sort_column), reverse=self.sort_reverse)
@@ -219,7 +220,7 @@ class QueueTable(DataTable[Text]):
         return entry
 
     def _heading(self) -> None:
-        pending = sum(e.status == "pending" and not e.gone and not e.held_back for e in self.entries.values())
+        pending = sum(e.status == PENDING and not e.gone and not e.held_back for e in self.entries.values())
         self.border_title = f"Proposals — {pending} pending"
 
     def update_entry(self, entry: Entry) -> None:
@@ -325,7 +326,7 @@ class QueueTable(DataTable[Text]):
         ids = [e.id for e in rows]
         start = ids.index(after) + 1 if after in ids else 0
         for e in rows[start:] + rows[:start]:
-            if e.status == "pending" and not e.gone and e.id != after:
+            if e.status == PENDING and not e.gone and e.id != after:
                 return e.id
         return None
 

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from curator.diffview.visible import visible
+from curator.proposals.events import PENDING
 from curator.review.entries import Entry
 
 
@@ -14,7 +15,7 @@ def explain(entry: Entry | None, checking: bool, marks: str = "") -> Text:
         return Text("")
     if entry.gone:
         return Text("This proposal is gone (its folder was removed).", style="grey62")
-    if entry.status != "pending":
+    if entry.status != PENDING:
         ev = entry.event
         when = f" {ev.at} by {visible(ev.by)}" if ev else ""
         return Text(f"{entry.status.capitalize()}{when}.", style="bold")

@@ -7,12 +7,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from curator.output import dumps_json, escape
-from curator.proposals.events import PENDING
+from curator.proposals.events import PENDING, Status
 from curator.validator.finding import Finding
 from curator.validator.notes import NoteReport
 
 if TYPE_CHECKING:
     from curator.validator.history import CommitReport
+    from curator.validator.subject import Drift
 
 
 class Judged(Protocol):
@@ -25,9 +26,9 @@ class Judged(Protocol):
     @property
     def auto_applicable(self) -> bool: ...
     @property
-    def status(self) -> str: ...
+    def status(self) -> Status: ...
     @property
-    def drift(self) -> str | None: ...
+    def drift(self) -> Drift | None: ...
     @property
     def findings(self) -> Sequence[Finding]: ...
 

@@ -154,12 +154,16 @@ class Subject:
     """A decision the candidate adds that Curator made (set by the events rule)."""
 
     @property
-    def committed_status(self) -> str:
+    def committed_status(self) -> events_mod.Status:
         return events_mod.status(self.committed_events)
 
     @property
-    def status(self) -> str:
-        return self.accepted.event if self.accepted is not None else self.committed_status
+    def status(self) -> events_mod.Status:
+        """The committed status, or the decision the candidate adds (a request for changes it adds
+        decides nothing: the proposal stays pending)."""
+        if self.accepted is not None and events_mod.is_decision(self.accepted.event):
+            return self.accepted.event
+        return self.committed_status
 
     @property
     def drift(self) -> Drift | None:

@@ -26,7 +26,7 @@ from curator.validator.rules import (
     secrets,
 )
 from curator.validator.state import RepoState
-from curator.validator.subject import Subject, build
+from curator.validator.subject import Drift, Subject, build
 from curator.vault.globs import matches
 from curator.vault.identity import is_fresh_kp_ulid
 from curator.vault.kp_id import of_meta
@@ -49,8 +49,8 @@ class ProposalReport:
     id: str
     findings: list[Finding]
     auto_applicable: bool
-    status: str
-    drift: str | None
+    status: events_mod.Status
+    drift: Drift | None
     subject: Subject | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -105,7 +105,9 @@ def validate_proposal(state: RepoState, proposal: ProposalDir, subject: Subject 
         return _removed(state, proposal)
     subject = subject if subject is not None else build(proposal, state)
     subject.accepted, findings = events.judge(subject, state, validate_proposal)
-    if subject.status != events_mod.PENDING and not subject.committed_event_problems:
+    # In the commit that records it, a request for changes is checked as a decision is.
+    open_ = subject.status == events_mod.PENDING and subject.accepted is None
+    if not open_ and not subject.committed_event_problems:
         # A decided proposal is history: its shape and log are checked, its changes are not
         # (they were applied or refused; the vault has moved on since).
         findings.extend(manifest.check(subject, state))
@@ -113,6 +115,6 @@ def validate_proposal(state: RepoState, proposal: ProposalDir, subject: Subject 
         for rule in RULES:
             findings.extend(rule(subject, state))
     result = ordered(findings)
-    auto = not result and subject.status == events_mod.PENDING and _auto_applicable(subject, state)
-    drift = subject.drift if subject.status == events_mod.PENDING else None
+    auto = not result and open_ and _auto_applicable(subject, state)
+    drift = subject.drift if open_ else None
     return ProposalReport(proposal.id, result, auto, subject.status, drift, subject)

@@ -38,7 +38,7 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import util
-from typing import Any
+from typing import Any, TypeVar
 
 from curator.errors import CuratorError
 from curator.fsutil import write_atomic
@@ -47,9 +47,11 @@ from curator.proposals import events as events_mod
 from curator.proposals.store import ProposalDir
 from curator.validator.finding import Finding
 from curator.validator.state import RepoState
-from curator.validator.subject import build
+from curator.validator.subject import WORST_FIRST, Drift, build
 from curator.validator.verdict import ProposalReport, validate_proposal
 from curator.vault.tree import GitView, walk
+
+T = TypeVar("T")
 
 SCHEMA = "verdicts/1"
 RACY_NS = 2_000_000_000
@@ -67,9 +69,8 @@ class Verdict:
     id: str
     ok: bool
     auto_applicable: bool
-    status: str
-    """pending, applied, rejected or superseded."""
-    drift: str | None
+    status: events_mod.Status
+    drift: Drift | None
     findings: tuple[Finding, ...]
     title: str | None
     """None: the manifest does not read."""
@@ -118,8 +119,8 @@ class Verdict:
             id=_str(data["id"]),
             ok=_bool(data["ok"]),
             auto_applicable=_bool(data["auto_applicable"]),
-            status=_str(data["status"]),
-            drift=_str_or_none(data["drift"]),
+            status=_one_of(data["status"], events_mod.STATUSES),
+            drift=None if data["drift"] is None else _one_of(data["drift"], WORST_FIRST),
             findings=tuple(_finding(f) for f in data["findings"]),
             title=_str_or_none(data["title"]),
             author=_str_or_none(data["author"]),
@@ -194,7 +195,7 @@ def report(state: RepoState, proposal: ProposalDir, folder: str | None) -> Propo
     if (
         kept is not None
         and proposal.exists
-        and kept.status == subject.status == "pending"
+        and kept.status == subject.status == events_mod.PENDING
         # What was read agrees with what was judged (a file rewritten to the same size and time
         # would not: it is judged again, never applied on an old word).
         and kept.drift == subject.drift
@@ -359,6 +360,14 @@ def _str_or_none(value: Any) -> str | None:
     if value is not None and not isinstance(value, str):
         raise TypeError("not a string")
     return value
+
+
+def _one_of(value: Any, allowed: tuple[T, ...]) -> T:
+    """``value`` as the state it spells, of those ``allowed``."""
+    for state in allowed:
+        if value == state:
+            return state
+    raise TypeError("not a state Curator writes")
 
 
 def _str(value: Any) -> str:

@@ -176,3 +176,18 @@ def test_a_request_for_changes_typed_by_hand_is_refused_as_the_hook_refuses_it(v
     messages = found[f"Changes requested on proposal {forged_again}"]
     assert any("not written as Curator writes one" in m for m in messages), messages
     assert any("spans lines" in m for m in messages), messages
+
+
+def test_a_request_for_changes_leaves_its_proposal_pending_in_the_commit_that_records_it(vault: GitVault, cli) -> None:  # type: ignore[no-untyped-def]
+    """A request for changes decides nothing: the commit that records it reports the proposal
+    pending, as the queue does, with its changes left unjudged as a decision's are."""
+    base = vault.git("rev-parse", "HEAD").stdout.strip()
+    pid = _proposal(vault, "notes/alpha.md", "Second line.", "Second line, two.")
+    assert cli("--vault", vault.root, "request-changes", pid, "--reason", "add a heading").code == 0
+    r = cli("--vault", vault.root, "validate", "--commits", f"{base}..HEAD", "--format", "json")
+    assert r.code == 0, r
+    (asked,) = [p for c in json.loads(r.out)["commits"] for p in c["proposals"] if p["id"] == pid][-1:]
+    assert asked["status"] == "pending" and asked["ok"] and not asked["findings"], asked
+    assert asked["drift"] is None and asked["auto_applicable"] is False
+    listed = json.loads(cli("--vault", vault.root, "--json", "proposals").out)
+    assert [p["status"] for p in listed["proposals"] if p["id"] == pid] == ["pending"]
