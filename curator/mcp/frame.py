@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from curator import redaction
+from curator.output import escape, one_line
 from curator.unsafe import shown
 
 NOTICE = (
@@ -41,14 +42,17 @@ def nonce(text: str) -> str:
 
 
 def _attr(value: str) -> str:
-    return value.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace("\n", " ")
+    """A frame's attribute: one line (the CLI's escape), and nothing that closes a tag or a quote."""
+    return one_line(value).replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def quote(path: str, start_line: int, lines: list[str], **attrs: str | None) -> str:
     """Lines of a vault file, numbered and framed (``start_line`` is the first one's number)."""
     end_line = start_line + max(len(lines), 1) - 1
     width = len(str(end_line))
-    body = "\n".join(f"{start_line + i:>{width}} | {line}" for i, line in enumerate(lines))
+    # Each line as the CLI prints it (``curator read``): an escape or OSC sequence in a note is
+    # shown as ``\x1b``, never sent raw to a client that may render it.
+    body = "\n".join(f"{start_line + i:>{width}} | {one_line(line)}" for i, line in enumerate(lines))
     tag = nonce(f"{path}\n{body}")
     extra = "".join(f' {k}="{_attr(v)}"' for k, v in attrs.items() if v)
     return (
@@ -57,11 +61,13 @@ def quote(path: str, start_line: int, lines: list[str], **attrs: str | None) -> 
     )
 
 
-def quote_snippet(path: str, start_line: int, end_line: int, text: str) -> str:
+def quote_snippet(path: str, start_line: int, end_line: int, text: str, **attrs: str | None) -> str:
     """A search hit's snippet: an excerpt of lines ``start_line``-``end_line``, whitespace folded."""
+    text = escape(text, lines=True)
     tag = nonce(f"{path}\n{start_line}-{end_line}\n{text}")
+    extra = "".join(f' {k}="{_attr(v)}"' for k, v in attrs.items() if v)
     return (
-        f'<vault-data id="{tag}" path="{_attr(path)}" lines="{start_line}-{end_line}" kind="excerpt">\n'
+        f'<vault-data id="{tag}" path="{_attr(path)}" lines="{start_line}-{end_line}" kind="excerpt"{extra}>\n'
         f'{text}\n</vault-data id="{tag}">'
     )
 
@@ -84,6 +90,7 @@ def quote_reviewer(by: str, at: str, reason: str) -> str:
 
 def quote_text(label: str, text: str) -> str:
     """Vault-derived text that is not a file's lines (titles, tags, the index card)."""
+    text = escape(text, lines=True)
     tag = nonce(f"{label}\n{text}")
     return f'<vault-data id="{tag}" what="{_attr(label)}">\n{text}\n</vault-data id="{tag}">'
 
@@ -212,11 +219,16 @@ class Reply:
     def _attrs(self, attrs: dict[str, str | None]) -> dict[str, str | None]:
         return {k: self.red.text(v) for k, v in attrs.items() if v}
 
-    def quote(self, path: str, start_line: int, lines: list[str], **attrs: str | None) -> None:
-        self._parts.append(quote(self.red.path(path), start_line, self._lines(lines), **self._attrs(attrs)))
+    def quote(self, path: str, start_line: int, lines: list[str], **attrs: str | None) -> str:
+        """Frame a file's lines into the answer; returns the frame, for the structured content."""
+        framed = quote(self.red.path(path), start_line, self._lines(lines), **self._attrs(attrs))
+        self._parts.append(framed)
+        return framed
 
-    def quote_snippet(self, path: str, start_line: int, end_line: int, text: str) -> None:
-        self._parts.append(quote_snippet(self.red.path(path), start_line, end_line, self.red.text(text)))
+    def quote_snippet(self, path: str, start_line: int, end_line: int, text: str, **attrs: str | None) -> None:
+        self._parts.append(
+            quote_snippet(self.red.path(path), start_line, end_line, self.red.text(text), **self._attrs(attrs))
+        )
 
     def quote_text(self, label: str, text: str) -> None:
         self._parts.append(quote_text(self.red.text(label), self.red.text(text)))

@@ -105,16 +105,18 @@ class Service:
             reply.say(f"No matches for {data['query']!r}.")
         else:
             reply.say(
-                f"{len(hits)} hit(s) for {data['query']!r} ({result.mode}). Each cites path:start-end "
-                "(an attachment's page: path#page=N); kp_read the cite's path (with #page=N) for the whole text."
+                f"{len(hits)} hit(s) for {data['query']!r} ({result.mode}). Each hit's frame cites it as "
+                "path:start-end (an attachment's page: path#page=N) in its cite attribute, and the note's other "
+                "matching passages in also; kp_read the cite's path (with #page=N) for the whole text."
             )
             reply.say(NOTICE)
             for n, hit in enumerate(hits, start=1):
-                reply.say(f"\n{n}. {hit['cite']}  score {hit['score']}")
-                reply.quote_snippet(hit["path"], hit["start_line"], hit["end_line"], hit["snippet"])
-                if hit["also"]:
-                    # Other passages of the same note: one hit per note, its other matches cited.
-                    reply.say("   also " + ", ".join(a["cite"] for a in hit["also"]))
+                # A file name is the vault's words: it goes out only inside the frame, as attributes.
+                reply.say(f"\n{n}. score {hit['score']}")
+                also = ", ".join(a["cite"] for a in hit["also"]) or None
+                reply.quote_snippet(
+                    hit["path"], hit["start_line"], hit["end_line"], hit["snippet"], cite=hit["cite"], also=also
+                )
         for w in data["warnings"]:
             reply.say(f"warning: {w}")
         return reply.answer(data)
@@ -134,14 +136,13 @@ class Service:
         # because no proposal can change it.
         reply = Reply()
         lines = reply.red.lines(item.lines, "\n".join(item.lines), 0)
-        numbered, more = _paging(item, lines)
-        data = reply.data(item.to_json() | numbered | {"fields": reply.red.fields(item.fields)})
         reply.say(
-            f"{data['path']}: an item of the read-only source {data['source']} ({data['type']}), not a note; "
-            f"page {item.page} of {item.pages}.{more}"
+            f"An item of a read-only source, not a note ({reply.red.text(item.type)}); page {item.page} of "
+            f"{item.pages}, framed below with its ref, source and link as the frame's attributes.{_more(item)}"
         )
         reply.say(NOTICE)
-        reply.quote(data["path"], item.start_line, lines, source=data["source"], link=data["link"])
+        framed = reply.quote(item.path, item.start_line, lines, source=item.source, link=item.link)
+        data = reply.data(_page(item) | _framed(framed) | {"fields": reply.red.fields(item.fields)})
         return reply.answer(data)
 
     def _attachment(self, conn: Any, ref: str, page: int = 1) -> Any:
@@ -162,16 +163,17 @@ class Service:
         # with no blob, because no proposal can change it.
         reply = Reply()
         lines = reply.red.lines(found.lines, "\n".join(found.lines), 0)
-        numbered, more = _paging(found, lines)
-        data = reply.data(found.to_json() | numbered)
         where = f"page {found.page} of {found.pages}" if found.paged else f"part {found.page} of {found.pages}"
         reply.say(
-            f"{data['path']}: the text of a {found.type.upper()} attachment of the vault as {found.extractor} "
-            f"read it, not a note (no proposal changes it); {where}, cited as {data['cite']}.{more}"
+            f"The text of a {found.type.upper()} attachment of the vault as {found.extractor} read it, not a note "
+            f"(no proposal changes it); {where}, framed below with its path and cite as the frame's "
+            f"attributes.{_more(found)}"
         )
         reply.say(NOTICE)
         page = str(found.page) if found.paged else None
-        reply.quote(data["path"], found.start_line, lines, source="attachment", page=page)
+        cite = attached.cite(found.path, found.page if found.paged else None, found.start_line, found.end_line)
+        framed = reply.quote(found.path, found.start_line, lines, source="attachment", page=page, cite=cite)
+        data = reply.data(_page(found) | _framed(framed))
         return reply.answer(data)
 
     def read(self, ref: str, page: int = 1) -> Answer:
@@ -195,23 +197,25 @@ class Service:
         got = refs.read_page(self.vault, path, page)
         reply = Reply()
         lines = reply.red.lines(got.lines, got.text, got.start_line - 1)
-        numbered, more = _paging(got, lines)
+        more = _more(got)
         # The blob goes through the scanner too: a git object id passes it unchanged, as
         # kp_propose needs it. A note with redacted values gets a receipt instead (shown_blob).
-        named = {"candidates": others} if others else {}
-        fields = {"frontmatter": reply.red.fields(got.frontmatter)}
-        blob = {"blob": redaction.shown_blob(got.blob, got.text, got.frontmatter)}
-        data = reply.data(got.to_json() | numbered | named | fields | blob)
-        receipt = "" if blob["blob"] == got.blob else ", a receipt of the note as redacted"
+        blob = redaction.shown_blob(got.blob, got.text, got.frontmatter)
+        receipt = "" if blob == got.blob else ", a receipt of the note as redacted"
+        # The note's path and kp_id are the vault's words: said only inside frames.
         if others:
-            reply.say(f"The ref also names {', '.join(data['candidates'])}; this is {data['path']}.")
+            reply.say("The ref names other notes too (listed in the frame below); this is the note framed after it.")
+            reply.quote_text("other notes the ref names", "\n".join(others))
         reply.say(
-            f"{data['path']} (kp_id {data['kp_id'] or 'none'}), page {got.page} of {got.pages}, lines "
-            f"{got.start_line}-{got.end_line}; blob {data['blob']}{receipt} (pass it to kp_propose to change "
-            f"this note).{more}"
+            f"Page {got.page} of {got.pages}, lines {got.start_line}-{got.end_line} of the note framed below; its "
+            f"path, kp_id and blob are the frame's attributes (pass the blob, {blob}{receipt}, to kp_propose to "
+            f"change this note).{more}"
         )
         reply.say(NOTICE)
-        reply.quote(data["path"], got.start_line, lines, kp_id=data["kp_id"], blob=data["blob"])
+        framed = reply.quote(got.path, got.start_line, lines, kp_id=got.kp_id, blob=blob)
+        named = {"candidates": others} if others else {}
+        fields = {"frontmatter": reply.red.fields(got.frontmatter)}
+        data = reply.data(_page(got) | _framed(framed) | named | fields | {"blob": blob})
         return reply.answer(data)
 
     def relate(self, ref: str) -> Answer:
@@ -341,8 +345,17 @@ def _findings(reply: Reply, findings: list[dict[str, Any]]) -> None:
     reply.quote_text("findings of the validator", "\n".join(shown(line) for line in lines))
 
 
-def _paging(page: Any, lines: list[str]) -> tuple[dict[str, Any], str]:
-    """A page's lines numbered as kp_read returns them, and the hint to the next page ("" on the last)."""
-    numbered = {"lines": [{"n": page.start_line + i, "text": t} for i, t in enumerate(lines)]}
-    more = f" Next: kp_read(ref, page={page.page + 1})." if page.page < page.pages else ""
-    return numbered, more
+def _page(page: Any) -> dict[str, Any]:
+    """A page as JSON without its raw lines: they go out framed (``_framed``), never bare."""
+    return {k: v for k, v in page.to_json().items() if k != "lines"}
+
+
+def _framed(framed: str) -> dict[str, Any]:
+    """A page's lines in the structured content: the frame the text holds, the same bytes, so a
+    client that hands the structured content to a model hands it framed vault data too."""
+    return {"content": framed, "notice": NOTICE}
+
+
+def _more(page: Any) -> str:
+    """The hint to the next page ("" on the last)."""
+    return f" Next: kp_read(ref, page={page.page + 1})." if page.page < page.pages else ""

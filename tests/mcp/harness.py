@@ -114,3 +114,17 @@ def vault_bytes(root: Path) -> dict[str, bytes]:
             continue
         out[rel] = path.read_bytes()
     return out
+
+
+def framed_lines(data: dict[str, Any]) -> list[tuple[int, str]]:
+    """The numbered lines of a kp_read answer's structured ``content``: (number, text), read out
+    of the one ``<vault-data>`` frame it holds."""
+    content = data["content"]
+    assert content.startswith("<vault-data ") and content.rstrip().endswith(">"), content[:200]
+    body = content.split("\n")[1:-1]
+    assert content.split("\n")[-1].startswith("</vault-data id=")
+    out = []
+    for line in body:
+        n, _, rest = line.partition(" | ")
+        out.append((int(n), rest))
+    return out

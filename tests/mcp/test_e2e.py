@@ -13,7 +13,7 @@ import anyio
 import pytest
 
 from tests.conftest import GitVault, git, run_process
-from tests.mcp.harness import connect, ok, text, vault_bytes
+from tests.mcp.harness import connect, framed_lines, ok, text, vault_bytes
 
 TOOLS = {"kp_search", "kp_read", "kp_relate", "kp_index_card", "kp_propose", "kp_proposal"}
 NEW_NOTE = "---\ntitle: Locking summary\ntags: [sqlite]\n---\n# Locking summary\n\nSee [[WAL mode]] and [[busy_timeout and locked databases]].\n"
@@ -41,7 +41,7 @@ def _smoke(vault: GitVault, http: bool) -> None:
             assert "<vault-data" in text(await c.call_tool("kp_search", {"query": "busy timeout"}))
 
             page = ok(await c.call_tool("kp_read", {"ref": hit["kp_id"]}))
-            assert page["path"] == path and page["lines"][0]["n"] == 1
+            assert page["path"] == path and framed_lines(page)[0][0] == 1
             blob = git(vault.root, "hash-object", path).stdout.strip()
             assert page["blob"] == blob
 
