@@ -18,7 +18,11 @@ from typing import Any
 from curator import yaml_reader
 
 _OPEN_RE = re.compile(r"\A(\ufeff?)---[ \t]*(\r?\n)")
-_CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.MULTILINE)
+# Only ``---`` closes the block, as Obsidian, python-frontmatter and static site generators read
+# it. YAML's document end ``...`` does not: a note whose block ``...`` closed for Curator alone
+# could hold a second kp_id after it that every other tool reads as part of the frontmatter.
+# Such a block is invalid YAML here (a second document), an error named like any other.
+_CLOSE_RE = re.compile(r"^---[ \t]*(?:\r?\n|\Z)", re.MULTILINE)
 
 
 class FrontmatterError(ValueError):

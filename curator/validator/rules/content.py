@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from curator.proposals import filters
 from curator.proposals.layout import DIFF, FILES
 from curator.unsafe import first_terminal_control
 from curator.validator.finding import Finding
@@ -77,7 +78,30 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
         if "\x00" in post:
             yield Finding("KP009", view.change.path, "the result contains NUL bytes; notes are text")
     for view in subject.changes:
+        yield from _line_endings(view, state)
+    for view in subject.changes:
         yield from _controls(view)
+
+
+def _line_endings(view: ChangeView, state: RepoState) -> Iterator[Finding]:
+    """KP009 for a result holding CRLF where git's attributes store LF (``*.md text eol=lf``):
+    git would commit other bytes than the ones reviewed, and a change of line endings alone would
+    commit nothing while the work tree kept CRLF. Refused rather than rewritten, so what is
+    reviewed is what is committed; where no attribute converts, CRLF is the file's own."""
+    post = view.post_text if view.change.op in ("modify", "create") else None
+    if post is None or "\r\n" not in post:
+        return
+    data = post.encode("utf-8")
+    if filters.clean(state.vault.repo, view.change.path, data) == data:
+        return
+    line = post.count("\n", 0, post.index("\r\n")) + 1
+    yield Finding(
+        "KP009",
+        view.change.path,
+        f"line {line} ends in CRLF, which git stores as LF here (.gitattributes: text eol=lf): the commit "
+        "would not hold what was reviewed; propose the note with LF line endings",
+        line,
+    )
 
 
 def _controls(view: ChangeView) -> Iterator[Finding]:
