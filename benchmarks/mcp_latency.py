@@ -74,6 +74,9 @@ def main() -> None:
         subprocess.run([str(ROOT / "scripts" / "make-example-vault"), str(vault)], check=True, capture_output=True)
         base = {**os.environ, "CURATOR_EMBEDDER": args.embedder, "HF_HUB_OFFLINE": "1"}
         base.pop("CURATOR_VAULT", None)
+        # Each side writes its bytecode on its first run: a peer unpacked without it, under
+        # PYTHONDONTWRITEBYTECODE, would compile its modules on every CLI run and first call.
+        base.pop("PYTHONDONTWRITEBYTECODE", None)
         sides = {"this": {**base, "XDG_CACHE_HOME": str(Path(tmp) / "cache")}}
         if args.peer:
             sides[f"peer {args.peer}"] = {

@@ -62,6 +62,9 @@ def main() -> None:
         subprocess.run([str(ROOT / "scripts" / "make-example-vault"), str(vault)], check=True, capture_output=True)
         base = {**os.environ, "CURATOR_EMBEDDER": "local", "HF_HUB_OFFLINE": "1"}
         base.pop("CURATOR_VAULT", None)
+        # Each side's bytecode is written by the first round, as an installed Curator's is: a side
+        # that compiled its modules from source on every run would time Python's compiler.
+        base.pop("PYTHONDONTWRITEBYTECODE", None)
         sides = {"this": {**base, "XDG_CACHE_HOME": str(Path(tmp) / "cache")}}
         if args.peer:
             sides[f"peer {args.peer}"] = {

@@ -57,32 +57,47 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
-from curator.leak_forms import other_forms
-from curator.leak_queries import query_secrets
-from curator.leak_rules import (
-    ASSIGNED,
-    assignments,
-    authorizations,
-    entropy,
-    filler,
-    key_names_secret,
-    url_passwords,
-    value_is_secret,
-)
+# The hand-written rules (curator.leak_rules, leak_forms, leak_queries) are imported where a text
+# is scanned: they compile some forty regular expressions (12 ms), which a process that imports
+# the scanner and never scans (`curator validate` on notes, the pre-commit hook) need not pay.
+
+class _Compiled:
+    """A regular expression compiled the first time one of its methods is asked for: the
+    scanner's own two dozen patterns cost 4 ms to compile (11 ms on a busy machine), which every
+    process importing the scanner paid, scanning or not. After that first use the compiled
+    pattern's methods are this object's own attributes, so a scan calls them as directly as
+    before. Hand-written: ``re`` has no lazy compile."""
+
+    METHODS = ("finditer", "search", "match", "fullmatch", "split", "sub", "findall")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def __getattr__(self, name: str) -> Any:
+        compiled = re.compile(self.source)
+        for method in self.METHODS:
+            setattr(self, method, getattr(compiled, method))
+        return getattr(compiled, name)
+
+
+def _lazy(source: str) -> re.Pattern[str]:
+    # What the scanner calls of a pattern (METHODS) behaves as the compiled pattern's own.
+    return cast("re.Pattern[str]", _Compiled(source))
+
 
 EXTRA: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("AWS Access Key", re.compile(r"\b(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("Google API Key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}")),
-    ("Hugging Face Token", re.compile(r"\bhf_[A-Za-z0-9]{30,}")),
-    ("npm Token", re.compile(r"\bnpm_[A-Za-z0-9]{36}")),
-    ("GitHub Token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9_]{36,}|github_pat_[A-Za-z0-9_]{22,})")),
-    ("OpenAI-style Key", re.compile(r"\bsk-(?:proj-|live-|test-|ant-)?[A-Za-z0-9_\-]{20,}")),
-    ("Stripe Access Key", re.compile(r"\b(?:[rs]k_(?:live|test)_[0-9A-Za-z]{24,}|whsec_[0-9A-Za-z]{24,})")),
-    ("age Secret Key", re.compile(r"\bAGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}\b")),
-    ("AWS Signature", re.compile(r"(?<=X-Amz-Signature=)[0-9a-f]{64}\b")),
-    ("JSON Web Token", re.compile(r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*")),
+    ("AWS Access Key", _lazy(r"\b(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("Google API Key", _lazy(r"\bAIza[0-9A-Za-z_\-]{35}")),
+    ("Hugging Face Token", _lazy(r"\bhf_[A-Za-z0-9]{30,}")),
+    ("npm Token", _lazy(r"\bnpm_[A-Za-z0-9]{36}")),
+    ("GitHub Token", _lazy(r"\b(?:gh[pousr]_[A-Za-z0-9_]{36,}|github_pat_[A-Za-z0-9_]{22,})")),
+    ("OpenAI-style Key", _lazy(r"\bsk-(?:proj-|live-|test-|ant-)?[A-Za-z0-9_\-]{20,}")),
+    ("Stripe Access Key", _lazy(r"\b(?:[rs]k_(?:live|test)_[0-9A-Za-z]{24,}|whsec_[0-9A-Za-z]{24,})")),
+    ("age Secret Key", _lazy(r"\bAGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}\b")),
+    ("AWS Signature", _lazy(r"(?<=X-Amz-Signature=)[0-9a-f]{64}\b")),
+    ("JSON Web Token", _lazy(r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*")),
 )
 SKIP_PLUGINS = {
     "Base64HighEntropyString",
@@ -108,33 +123,33 @@ PRECHECK: dict[str, Callable[[str], bool]] = {
     "MailchimpDetector": lambda line: "-us" in line,
 }
 
-TOKEN = re.compile(r"[A-Za-z0-9+/_\-]{20,}={0,2}")
+TOKEN = _lazy(r"[A-Za-z0-9+/_\-]{20,}={0,2}")
 # A ULID (Crockford base32, one case) standing as a whole path segment: proposal folders and
 # kp_ids. Beside lower-case path words it reads as random mixed-case text, so a token such as
 # ``proposals/01M8Q1N39VFH.../files`` is judged by the parts around it, not as one string.
-ULID_SEGMENT = re.compile(r"(?<![A-Za-z0-9+_\-])[0-9A-HJKMNP-TV-Z]{26}(?![A-Za-z0-9+_\-])")
+ULID_SEGMENT = _lazy(r"(?<![A-Za-z0-9+_\-])[0-9A-HJKMNP-TV-Z]{26}(?![A-Za-z0-9+_\-])")
 # Set aside the same way: a UUID (``__DynamicModule_2ceb1d0a-990f-…``) and, in a URL, each ``/``
 # (``github.com/PowerShell/PowerShell/pull/20369`` is a path of words, each judged alone).
-UUID_SEGMENT = re.compile(
+UUID_SEGMENT = _lazy(
     r"(?<![0-9A-Fa-f])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![0-9A-Fa-f])"
 )
-URL_SPAN = re.compile(r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{0,30}://\S+")
+URL_SPAN = _lazy(r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{0,30}://\S+")
 # Words, numbers and acronyms run together: a name in code (``Win32_ProcessStartTrace``,
 # ``PeakPagedMemorySize64``), not random text, which soon has a lone lower-case letter. Atomic,
 # so a run of digits or capitals is never split two ways (that backtracks exponentially).
-IDENTIFIER = re.compile(r"(?>[A-Z][a-z]{2,}|[a-z]{3,}|[A-Z]{2,}|\d+|[_\-./+])++")
-SEPARATOR = re.compile(r"[_\-./+]")
+IDENTIFIER = _lazy(r"(?>[A-Z][a-z]{2,}|[a-z]{3,}|[A-Z]{2,}|\d+|[_\-./+])++")
+SEPARATOR = _lazy(r"[_\-./+]")
 # Random but public: these are not high-entropy secrets (a token starting or preceded so).
 NOT_SECRET_DATA = ("sha1-", "sha256-", "sha384-", "sha512-")
 NOT_SECRET_BEFORE = ("base64,", "h1:", "SHA256:")
-SSH_PUBLIC_KEY = re.compile(
+SSH_PUBLIC_KEY = _lazy(
     r"\b(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d{3}|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)"
     r" AAAA[0-9A-Za-z+/]{1,16384}={0,3}"
 )
-PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
-PEM_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
-PUBLIC_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*(?:CERTIFICATE|PUBLIC KEY(?: BLOCK)?|X509 CRL)(?: REQUEST)?-----")
-PUBLIC_END = re.compile(r"-----END (?:[A-Z0-9]+ )*(?:CERTIFICATE|PUBLIC KEY(?: BLOCK)?|X509 CRL)(?: REQUEST)?-----")
+PEM_BEGIN = _lazy(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+PEM_END = _lazy(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+PUBLIC_BEGIN = _lazy(r"-----BEGIN (?:[A-Z0-9]+ )*(?:CERTIFICATE|PUBLIC KEY(?: BLOCK)?|X509 CRL)(?: REQUEST)?-----")
+PUBLIC_END = _lazy(r"-----END (?:[A-Z0-9]+ )*(?:CERTIFICATE|PUBLIC KEY(?: BLOCK)?|X509 CRL)(?: REQUEST)?-----")
 PRIVATE_KEY = "Private Key"
 HIGH_ENTROPY = "High-entropy String"
 
@@ -165,6 +180,8 @@ def _plugins() -> list[tuple[str, str, list[re.Pattern[str]], Callable[[str], bo
 
 
 def _high_entropy(token: str) -> bool:
+    from curator.leak_rules import entropy
+
     core = token.rstrip("=")
     if len(core) < 20:
         return False
@@ -205,6 +222,9 @@ def _line(line: str, high_entropy: bool) -> tuple[tuple[str, int, int], ...]:
 
 
 def _scan_line(line: str, high_entropy: bool, index: int = 0) -> list[Leak]:
+    from curator.leak_forms import other_forms
+    from curator.leak_rules import ASSIGNED, assignments, authorizations, filler, url_passwords
+
     leaks: list[Leak] = []
     for kind, pattern in EXTRA:
         leaks.extend(Leak(kind, index, m.start(), m.end()) for m in pattern.finditer(line) if not filler(m[0]))
@@ -324,10 +344,10 @@ def _scan(text: str, only: Collection[int] | None = None) -> tuple[Leak, ...]:
     return tuple(sorted(set(leaks), key=lambda k: (k.line, k.start, -k.end, k.kind)))
 
 
-BLOCK_KEY = re.compile(r"(?P<indent> *)(?:- +)?(?P<quote>[\"']?)(?P<key>[^\s:#\"'][^:#\"']{0,63})(?P=quote) *: *(?P<style>[|>][-+0-9]{0,2})? *(?:#.*)?")
+BLOCK_KEY = _lazy(r"(?P<indent> *)(?:- +)?(?P<quote>[\"']?)(?P<key>[^\s:#\"'][^:#\"']{0,63})(?P=quote) *: *(?P<style>[|>][-+0-9]{0,2})? *(?:#.*)?")
 """A YAML key whose value is on the lines below it: ``password: |``, ``passwords:`` over a list."""
-BLOCK_ITEM = re.compile(r"- +")
-NESTED_KEY = re.compile(r"[^\s:#][^:#]{0,63}: ")
+BLOCK_ITEM = _lazy(r"- +")
+NESTED_KEY = _lazy(r"[^\s:#][^:#]{0,63}: ")
 
 
 def _block_values(lines: list[str]) -> list[Leak]:
@@ -337,6 +357,8 @@ def _block_values(lines: list[str]) -> list[Leak]:
     a nested ``key: value`` is its own key's (``scan_line`` judges it). One pass, each line looked at
     once, ended by the first line no deeper than the key (but a list item at the key's own depth). Hand-written, not a YAML parse: notes
     quote YAML inside prose and code fences, where no parser would take the note."""
+    from curator.leak_rules import ASSIGNED, key_names_secret, value_is_secret
+
     leaks: list[Leak] = []
     names: str | None = None
     depth = literal = 0
@@ -392,6 +414,8 @@ def find_query_secrets(query: str) -> list[str]:
     """The kinds of secret in a search query: what ``find_secrets`` finds, and what a question
     holds in the shapes a note's rules leave (``curator.leak_queries``): a query is sent whole to
     a remote embedder, and withholding one costs only a lexical answer."""
+    from curator.leak_queries import query_secrets
+
     return sorted({*find_secrets(query), *query_secrets(query)})
 
 
@@ -405,6 +429,8 @@ def scan_field(key: str, value: str) -> tuple[Leak, ...]:
     ``key`` is the innermost key (``password`` in ``db: {password: …}``) or a dotted path
     (``db.password``): its last part decides. A scalar that is not a string is passed as ``str``;
     each item of a list is passed with the list's key."""
+    from curator.leak_rules import ASSIGNED, key_names_secret, value_is_secret
+
     found = set(scan(value))
     names = key_names_secret(key)
     if names is not None:

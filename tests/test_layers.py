@@ -247,6 +247,11 @@ ONLY_WHEN_NEEDED = {
     "expressions on import (15 ms of a 150 ms search): only a query sent to a remote embedder is scanned",
     ("curator.index.ranking", "curator.redaction"): "the leak scanner again (15 ms): only a path filter "
     "matched against paths as the MCP server shows them redacts a path",
+    ("curator.leaks", "curator.leak_rules"): "the scanner's hand-written rules compile some forty regular "
+    "expressions on import (12 ms): a process that imports the scanner and never scans (`curator validate` "
+    "on notes, the pre-commit hook) does not load them",
+    ("curator.leaks", "curator.leak_forms"): "as leak_rules: loaded by the first scan",
+    ("curator.leaks", "curator.leak_queries"): "as leak_rules: loaded by the first query judged",
 }
 """Light modules imported inside a function all the same, each for the measured reason given."""
 

@@ -129,3 +129,22 @@ def test_a_lexical_search_of_an_unchanged_vault_loads_what_it_uses(example_vault
     example_vault.write("sqlite/busy.md", "# Busy\n\nthe database is locked\n")
     said = run("--json", "search", "locked", "--mode", "lexical")
     assert said.startswith("0 LOADED=") and "curator.index.reconcile,curator.index.chunker" in said, said
+
+
+def test_validating_a_note_compiles_none_of_the_leak_scanners_patterns(example_vault: GitVault) -> None:
+    """The validator imports the scanner for proposals' KP011; a note's check never scans, so
+    neither the hand-written rules nor the scanner's own patterns are compiled."""
+    probe = PROBE + (
+        "import curator.leaks as leaks\n"
+        "loaded = sorted(m for m in ('curator.leak_rules', 'curator.leak_forms', 'curator.leak_queries') if m in sys.modules)\n"
+        "import re\n"
+        "compiled = [n for n in ('TOKEN', 'PEM_BEGIN', 'BLOCK_ITEM')\n"
+        "            if isinstance(getattr(leaks, n), re.Pattern) or 'finditer' in vars(getattr(leaks, n))]\n"
+        "print('LEAKS=' + ','.join(loaded + compiled))\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", probe, "--vault", str(example_vault.root), "validate", "sqlite/wal-mode.md"],
+        capture_output=True,
+        text=True,
+    )
+    assert "checked 1 note(s): all valid" in r.stdout and r.stdout.rstrip().endswith("LEAKS="), r.stdout + r.stderr
