@@ -243,10 +243,6 @@ ONLY_WHEN_NEEDED = {
     ("curator.commands.app", "curator.operations.recovery"): "finishing an interrupted operation: the "
     "journals, git's index writer and the apply machinery, ~8 ms of every command, loaded only when "
     "a journal was left behind",
-    ("curator.search.engine", "curator.leaks"): "the leak scanner, whose rules compile ~100 regular "
-    "expressions on import (15 ms of a 150 ms search): only a query sent to a remote embedder is scanned",
-    ("curator.index.ranking", "curator.redaction"): "the leak scanner again (15 ms): only a path filter "
-    "matched against paths as the MCP server shows them redacts a path",
     ("curator.leaks", "curator.leak_rules"): "the scanner's hand-written rules compile some forty regular "
     "expressions on import (12 ms): a process that imports the scanner and never scans (`curator validate` "
     "on notes, the pre-commit hook) does not load them",

@@ -100,7 +100,7 @@ SEARCH_PROBE = """
 import sys
 from curator.cli.start import main
 code = main(sys.argv[1:])
-unneeded = ("curator.leaks", "curator.leak_rules", "curator.redaction", "curator.index.reconcile",
+unneeded = ("curator.leak_rules", "curator.leak_forms", "curator.index.reconcile",
             "curator.index.chunker", "curator.attachments.all_extractors", "curator.index.attached",
             "zipfile", "numpy")
 print("CODE=%d LOADED=%s" % (code, ",".join(m for m in unneeded if m in sys.modules)))
@@ -108,7 +108,7 @@ print("CODE=%d LOADED=%s" % (code, ",".join(m for m in unneeded if m in sys.modu
 
 
 def test_a_lexical_search_of_an_unchanged_vault_loads_what_it_uses(example_vault: GitVault) -> None:
-    """No leak scanner (nothing is sent away), no index writer (nothing changed), no chunker
+    """No leak rules (nothing is scanned: nothing is sent away), no index writer (nothing changed), no chunker
     (the epoch's versions are read from curator.index.versions), no attachment readers (a hit's
     page is curator.index.pages'), no zip reader, no numpy."""
     import os

@@ -12,6 +12,7 @@ from typing import Protocol
 
 import apsw
 
+from curator import redaction
 from curator.index import db, template_notes
 from curator.vault.globs import compile_glob
 
@@ -39,10 +40,6 @@ class FilterSpec(Protocol):
 
 @lru_cache(maxsize=1 << 16)
 def _shown(path: str) -> str:
-    # The leak scanner is imported here, where a path is first shown: a search without an
-    # MCP client's path filter never needs its rules (~100 regular expressions, 15 ms).
-    from curator import redaction
-
     return redaction.redact_path(path)[0]
 
 

@@ -14,6 +14,7 @@ from curator.index import boilerplate as boilerplate_index
 from curator.index import db, reading
 from curator.index.db import ATTACHMENT
 from curator.index.pages import cite_of, page_of, pages_of
+from curator.leaks import find_query_secrets
 from curator.search import asker as askers
 from curator.search import boilerplate
 from curator.search import legs as legs_mod
@@ -152,11 +153,7 @@ class Searcher:
         if self._embedder is None:
             self._embedder = all_embedders.create(self.spec, few=True)
         if self._embedder.remote:
-            # A query is egress too: one carrying a secret is not sent (SPEC §6). The scanner
-            # is imported here: its rules compile ~100 regular expressions (15 ms), which a
-            # search that sends nothing away never needs.
-            from curator.leaks import find_query_secrets
-
+            # A query is egress too: one carrying a secret is not sent (SPEC §6).
             kinds = find_query_secrets(text)
             if kinds:
                 reading.record_withheld_query(self.conn, kinds)
