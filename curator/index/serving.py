@@ -105,7 +105,9 @@ def reconcile_if_stale(
     if ep is None:
         if not build:
             return []
-        from curator.index import reconcile  # the writer: most reads find nothing changed (5 ms)
+        # The writer, with the chunker and the normaliser (16 ms of CPU on a busy machine): most
+        # reads find nothing changed, and `curator ls`, `read` and `status` never need them.
+        from curator.index import reconcile
 
         if announce is not None:
             announce(NO_INDEX_YET)
