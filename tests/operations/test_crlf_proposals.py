@@ -1,7 +1,7 @@
-"""A proposal whose result holds CRLF where git's attributes store LF (`*.md text eol=lf`, what
-`curator init` writes) is refused (KP009): git would store the lines as LF, so the commit would
-not hold what was reviewed, and a change of line endings alone would commit nothing while the
-work tree kept CRLF."""
+"""A proposal that changes only line endings git does not keep (`*.md text eol=lf`, what
+`curator init` writes) is refused (KP009): git would store the note as it is, so the apply would
+commit nothing while the work tree kept CRLF. A change of the text with CRLF lines is stored LF,
+as `git add` would (tests/operations/test_gate_edges_apply.py)."""
 
 from __future__ import annotations
 
@@ -39,18 +39,26 @@ def test_a_proposal_that_turns_a_note_into_crlf_is_refused_and_applies_nothing(t
     assert r.code == 1, r
     found = json.loads(r.out)["proposals"][0]["findings"]
     assert [(f["code"], f["path"]) for f in found] == [("KP009", "notes/a.md")], found
-    assert "CRLF" in found[0]["message"] and "eol=lf" in found[0]["message"]
+    assert "only CRLF" in found[0]["message"] and "eol=lf" in found[0]["message"]
     head = v.git("rev-parse", "HEAD").stdout
     r = cli("--vault", v.root, "apply", pid, "--yes")
     assert r.code == 1 and "KP009" in r.err, r
     assert v.git("rev-parse", "HEAD").stdout == head and (v.root / "notes/a.md").read_bytes() == BODY.encode()
 
 
-def test_an_edit_that_adds_one_crlf_line_is_refused_too(tmp_path: Path, cli) -> None:
+def test_a_change_of_one_line_s_ending_alone_is_refused_too(tmp_path: Path, cli) -> None:
     v = _vault(tmp_path)
-    pid = _to_crlf(v, BODY.replace("line 3\n", "line three\r\n"))
+    pid = _to_crlf(v, BODY.replace("line 3\n", "line 3\r\n"))
     r = cli("--vault", v.root, "--json", "validate", pid)
     assert r.code == 1 and "KP009" in r.out, r
+
+
+def test_a_change_of_text_with_crlf_lines_is_stored_lf(tmp_path: Path, cli) -> None:
+    v = _vault(tmp_path)
+    pid = _to_crlf(v, BODY.replace("line 3\n", "line three\r\n"))
+    assert cli("--vault", v.root, "apply", pid, "--yes").code == 0
+    assert v.git("show", "HEAD:notes/a.md").stdout == BODY.replace("line 3\n", "line three\n")
+    assert v.git("status", "--porcelain", "--", "notes/a.md").stdout == ""
 
 
 def test_crlf_is_taken_where_git_keeps_it(tmp_path: Path, cli) -> None:

@@ -84,23 +84,23 @@ def check(subject: Subject, state: RepoState) -> Iterator[Finding]:
 
 
 def _line_endings(view: ChangeView, state: RepoState) -> Iterator[Finding]:
-    """KP009 for a result holding CRLF where git's attributes store LF (``*.md text eol=lf``):
-    git would commit other bytes than the ones reviewed, and a change of line endings alone would
-    commit nothing while the work tree kept CRLF. Refused rather than rewritten, so what is
-    reviewed is what is committed; where no attribute converts, CRLF is the file's own."""
-    post = view.post_text if view.change.op in ("modify", "create") else None
-    if post is None or "\r\n" not in post:
+    """KP009 for a modify that changes only line endings git does not keep (``*.md text eol=lf``):
+    git stores the result as it stores the note now, so the apply would commit nothing and leave
+    CRLF in the work tree. A change that also changes text is taken, its CRLF lines stored as LF
+    as ``git add`` would store them; where no attribute converts, CRLF is the file's own."""
+    if view.change.op != "modify":
         return
-    data = post.encode("utf-8")
-    if filters.clean(state.vault.repo, view.change.path, data) == data:
+    post, pre = view.post_text, view.pre_text
+    if post is None or pre is None or post == pre or "\r" not in post:
         return
-    line = post.count("\n", 0, post.index("\r\n")) + 1
+    repo, path = state.vault.repo, view.change.path
+    if filters.clean(repo, path, post.encode("utf-8")) != filters.clean(repo, path, pre.encode("utf-8")):
+        return
     yield Finding(
         "KP009",
-        view.change.path,
-        f"line {line} ends in CRLF, which git stores as LF here (.gitattributes: text eol=lf): the commit "
-        "would not hold what was reviewed; propose the note with LF line endings",
-        line,
+        path,
+        "the change is only CRLF line endings, which git stores as LF here (.gitattributes: text eol=lf): "
+        "applied, it would commit nothing and leave CRLF in the work tree; propose a change of the text",
     )
 
 
