@@ -1,9 +1,10 @@
 """States as types: a misspelled status, event, op, author kind or drift is a mypy error wherever
-it is assigned, passed or compared."""
+it is assigned, passed or compared, and ``"pending"`` is spelled in one module."""
 
 from __future__ import annotations
 
 import re
+import subprocess
 
 import pytest
 from mypy import api
@@ -37,6 +38,7 @@ decision: events.Decision = "pending"  # typo: pending is no decision
 ok_status: events.Status = "rejected"
 author = Author(kind="agnet", name="x")  # typo
 change = Change(op="delet", path="x.md")  # typo
+event = events.Event("2026-12-04T10:00:00Z", "aproved", "human:x")  # typo
 info = FileInfo("create", "x.md", "drifted", 0)
 bad_info = FileInfo("creat", "x.md", "drifted", 0)  # typo
 """
@@ -66,9 +68,19 @@ def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> dict[int, str]:
 @pytest.mark.slow
 def test_mypy_refuses_each_misspelled_state_and_only_those(mypy_errors: dict[int, str]) -> None:
     typos = {n for n, line in enumerate(SNIPPET.splitlines(), start=1) if line.endswith(("# typo", "no decision"))}
-    assert len(typos) == 10
+    assert len(typos) == 11
     assert set(mypy_errors) == typos, mypy_errors
     lines = SNIPPET.splitlines()
     for n, message in mypy_errors.items():
         word = re.search(r'"(\w+)"', lines[n - 1].split("#")[0].split("==")[-1].split("!=")[-1])
         assert word is not None and f"'{word[1]}'" in message, (lines[n - 1], message)
+
+
+def test_pending_is_spelled_only_where_the_status_type_and_the_log_define_it() -> None:
+    found = subprocess.run(
+        ["git", "grep", "-n", '"pending"', "--", "curator/"], cwd=ROOT, capture_output=True, text=True, check=False
+    ).stdout.splitlines()
+    assert found, "git grep found nothing: is the checkout a git work tree?"
+    where = [line.split(":", 2) for line in found]
+    assert {path for path, _, _ in where} == {"curator/proposals/events.py"}, found
+    assert sorted(code.split(maxsplit=1)[0] for _, _, code in where) == ["PENDING:", "Status"], found

@@ -206,7 +206,7 @@ def _record_entries(vault: Vault, ulid: str, *, store: bool = True) -> Entries:
     return found
 
 
-def record(vault: Vault, ulid: str, event: str, by: str, reason: str, title: str | None = None) -> str:
+def record(vault: Vault, ulid: str, event: events_mod.EventKind, by: str, reason: str, title: str | None = None) -> str:
     """Decide ``ulid`` without touching the vault's notes: one commit of its record. Returns the commit.
 
     The commit holds the proposal's folder as it is in the work tree (so the record
@@ -237,7 +237,7 @@ def request_changes(vault: Vault, ulid: str, reason: str, *, by: str) -> str:
     return record(vault, ulid, events_mod.CHANGES_REQUESTED, by, reason, title=f"Changes requested on proposal {ulid}")
 
 
-def _record(vault: Vault, ulid: str, event: str, by: str, reason: str, title: str | None) -> str:
+def _record(vault: Vault, ulid: str, event: events_mod.EventKind, by: str, reason: str, title: str | None) -> str:
     folder = os.path.join(vault.root, PROPOSALS_DIR, ulid)
     if not os.path.isdir(folder) or os.path.islink(folder):
         raise NotFound(f"no proposal {ulid} in {PROPOSALS_DIR}/")
@@ -245,7 +245,7 @@ def _record(vault: Vault, ulid: str, event: str, by: str, reason: str, title: st
     committed = committed_events(vault, ulid)
     evs, _problems = events_mod.parse(committed or b"")
     state = events_mod.status(evs)
-    if state != "pending":
+    if state != events_mod.PENDING:
         raise CheckFailed(f"proposal {ulid} is already {state}")
     # Before anything moves: git holding the index, or a symlink in the folder, refuses the decision.
     gitindex.check_unlocked(vault)

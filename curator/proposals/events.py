@@ -41,7 +41,7 @@ def is_decision(event: str) -> TypeGuard[Decision]:
 @dataclass(frozen=True)
 class Event:
     at: str
-    event: str
+    event: EventKind
     by: str
     commit: str | None = None
     reason: str | None = None

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from curator.proposals.events import EventKind
+
 PROPOSAL = "Kp-Proposal"
 EVENT = "Kp-Event"
 AUTHOR = "Kp-Author"
@@ -30,7 +32,7 @@ def neutralise(text: str) -> str:
     return "\n".join(f"> {line}" if looks_like_trailer(line) else line for line in text.split("\n"))
 
 
-def message(title: str, body: str, proposal: str, event: str, author: str | None = None) -> str:
+def message(title: str, body: str, proposal: str, event: EventKind, author: str | None = None) -> str:
     """A decision's commit message: title, body, then Curator's trailers as the last paragraph."""
     head = " ".join(neutralise(title).split()) or f"{event} {proposal}"
     text = neutralise(body.strip())

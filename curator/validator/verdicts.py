@@ -391,5 +391,5 @@ def _event(data: Any) -> events_mod.Event | None:
     if data is None:
         return None
     return events_mod.Event(
-        _str(data["at"]), _str(data["event"]), _str(data["by"]), _str_or_none(data.get("commit")), _str_or_none(data.get("reason"))
+        _str(data["at"]), _one_of(data["event"], events_mod.KNOWN), _str(data["by"]), _str_or_none(data.get("commit")), _str_or_none(data.get("reason"))
     )
