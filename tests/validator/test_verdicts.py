@@ -189,6 +189,26 @@ def test_a_kept_verdict_that_does_not_read_or_is_not_ours_is_judged_again(
     assert cli("--vault", vault.root, "validate", pid).out == first.out and judged == [pid, pid, pid, pid]
 
 
+@pytest.mark.parametrize(
+    ("field", "spelled"),
+    [("status", "approved"), ("status", "Pending"), ("drift", "drifting"), ("requested", "changes requested")],
+)
+def test_a_kept_verdict_spelling_a_state_curator_never_writes_is_judged_again(
+    vault: GitVault, cli: Cli, judged: list[str], field: str, spelled: str
+) -> None:
+    pid = _proposal(vault)
+    first = cli("--vault", vault.root, "validate", pid, "--format", "json")
+    (kept,) = (Path(os.environ["XDG_CACHE_HOME"]) / "curator").glob("*/verdicts/*.json")
+    data = json.loads(kept.read_text())
+    if field == "requested":
+        data["verdict"]["requested"] = {"at": "2026-11-30T10:00:00Z", "event": spelled, "by": "human:x", "reason": "r"}
+    else:
+        data["verdict"][field] = spelled
+    kept.write_text(json.dumps(data))
+    assert cli("--vault", vault.root, "validate", pid, "--format", "json").out == first.out
+    assert judged == [pid, pid]
+
+
 def test_an_index_folder_others_may_write_keeps_nothing(
     vault: GitVault, cli: Cli, judged: list[str], tmp_path: Path
 ) -> None:
