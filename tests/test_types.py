@@ -15,6 +15,8 @@ SNIPPET = """\
 from curator.diffview.model import FileInfo
 from curator.proposals import events
 from curator.proposals.manifest import Author, Change, Op
+from curator.review.entries import Entry
+from curator.validator.verdict import ProposalReport
 from curator.validator.subject import ChangeView, Drift
 
 
@@ -22,25 +24,28 @@ def judged(log: list[events.Event], view: ChangeView, op: Op, drift: Drift) -> l
     return [
         events.status(log) == events.PENDING,
         events.status(log) == "applied",
-        events.status(log) == "pendng",  # typo
-        events.committed_status(None) != "aplied",  # typo
+        events.status(log) == "pendng",  # typo: pendng
+        events.committed_status(None) != "aplied",  # typo: aplied
         view.drift == "conflicts",
-        view.drift == "conflict",  # typo
+        view.drift == "conflict",  # typo: conflict
         op == "modify",
-        op == "modfy",  # typo
+        op == "modfy",  # typo: modfy
         drift != "clean",
-        drift != "cleen",  # typo
+        drift != "cleen",  # typo: cleen
     ]
 
 
-status: events.Status = "superseeded"  # typo
-decision: events.Decision = "pending"  # typo: pending is no decision
+status: events.Status = "superseeded"  # typo: superseeded
+decision: events.Decision = "pending"  # typo: pending (no decision)
 ok_status: events.Status = "rejected"
-author = Author(kind="agnet", name="x")  # typo
-change = Change(op="delet", path="x.md")  # typo
-event = events.Event("2026-12-04T10:00:00Z", "aproved", "human:x")  # typo
+author = Author(kind="agnet", name="x")  # typo: agnet
+change = Change(op="delet", path="x.md")  # typo: delet
+event = events.Event("2026-12-04T10:00:00Z", "aproved", "human:x")  # typo: aproved
+report = ProposalReport("x", [], False, "aplied", "clean")  # typo: aplied
+entry = Entry("x", status="superseded", drift="new")
+bad_entry = Entry("x", drift="conflicted")  # typo: conflicted
 info = FileInfo("create", "x.md", "drifted", 0)
-bad_info = FileInfo("creat", "x.md", "drifted", 0)  # typo
+bad_info = FileInfo("creat", "x.md", "drifted", 0)  # typo: creat
 """
 
 
@@ -67,13 +72,15 @@ def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> dict[int, str]:
 
 @pytest.mark.slow
 def test_mypy_refuses_each_misspelled_state_and_only_those(mypy_errors: dict[int, str]) -> None:
-    typos = {n for n, line in enumerate(SNIPPET.splitlines(), start=1) if line.endswith(("# typo", "no decision"))}
-    assert len(typos) == 11
-    assert set(mypy_errors) == typos, mypy_errors
-    lines = SNIPPET.splitlines()
-    for n, message in mypy_errors.items():
-        word = re.search(r'"(\w+)"', lines[n - 1].split("#")[0].split("==")[-1].split("!=")[-1])
-        assert word is not None and f"'{word[1]}'" in message, (lines[n - 1], message)
+    typos = {
+        n: line.split("# typo: ")[1].split()[0]
+        for n, line in enumerate(SNIPPET.splitlines(), start=1)
+        if "# typo: " in line
+    }
+    assert len(typos) == 13
+    assert set(mypy_errors) == set(typos), mypy_errors
+    for n, word in typos.items():
+        assert f"'{word}'" in mypy_errors[n], (word, mypy_errors[n])
 
 
 def test_pending_is_spelled_only_where_the_status_type_and_the_log_define_it() -> None:
