@@ -138,9 +138,13 @@ def main() -> None:
     if peer is not None:
         runners["peer"] = {**base, "PYTHONPATH": peer}
     results: dict[str, list[dict[str, tuple[float, float]]]] = {name: [] for name in runners}
-    for _ in range(args.runs):
+    for run in range(args.runs):
         for name, env in runners.items():
             results[name].append(one_run(template, ulid, env, in_process=name == "this"))
+            # Each run as it ends: on a loaded machine a run can take half an hour, and a cut-short
+            # benchmark still shows the runs it finished.
+            done = {step: [round(w, 2), round(c, 2)] for step, (w, c) in results[name][-1].items()}
+            print(f"run {run + 1} {name}: {json.dumps(done)}", flush=True)
     print(f"one adopt proposal of {changes} changes ({args.vault} vault); medians of {args.runs} runs, wall / CPU seconds")
     header = f"{'step':<28}" + "".join(f"{name:>22}" for name in runners)
     print(header + ("   peer / this (wall, CPU)" if len(runners) == 2 else ""))
