@@ -34,6 +34,10 @@ class App:
             if journal.pending(self._vault):
                 from curator.operations.recovery import ensure  # only then: see tests/test_layers.py
 
+                if journal.exists(self._vault, journal.THEN_APPLY):
+                    from curator.operations import then_apply_journal  # heavy: the whole apply
+
+                    then_apply_journal.register()
                 ensure(self._vault)
             if self._vault.subfolder:
                 # A vault is a whole git work tree (its index, config and proposals live

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from curator import clock, output
+from curator import clock, faults, output
 from curator.commands.app import App
 from curator.errors import EXIT_FAILED, UsageError
 from curator.librarian import dates
 from curator.operations import recovery
 from curator.proposals.events import PENDING
+from curator.vault.identity import new_ulid
 
 if TYPE_CHECKING:
     from curator.librarian.compose import Composed
@@ -25,6 +26,8 @@ def run(
 ) -> int:
     from curator.librarian import deliver
     from curator.librarian.compose import Options, compose
+    from curator.operations import apply as applier  # heavy: pygit2, as deliver
+    from curator.operations import then_apply_journal
 
     vault, settings = app.vault(), app.settings()
     k = settings.digest.k if k is None else k
@@ -91,19 +94,33 @@ def run(
         f"The librarian's digest of {composed.candidates} note(s) new in its window; "
         f"ranked by {m.kind}" + (f" ({m.why})" if m.why else "") + "."
     )
+    done = None
     with recovery.locked(vault, "digest"):
         taken = {p for pending_one in pending for p in pending_one.paths}
         path = deliver.free_path(vault, settings, composed.window.until.date().isoformat(), taken)
-        ulid, report = deliver.stage_digest(
-            vault,
-            settings,
-            path,
-            composed.text.encode("utf-8"),
-            composed.kp_id,
-            composed.title,
-            rationale,
-            replaces=pending,
-        )
+        ulid = new_ulid()
+        if auto_apply:
+            # Journaled first: killed once the digest is staged, the next command applies it (while
+            # the validator still finds it auto-applicable), as this one would have.
+            then_apply_journal.save(vault, ulid, deliver.BY, auto_only=True)
+        try:
+            ulid, report = deliver.stage_digest(
+                vault,
+                settings,
+                path,
+                composed.text.encode("utf-8"),
+                composed.kp_id,
+                composed.title,
+                rationale,
+                replaces=pending,
+                ulid=ulid,
+            )
+            faults.point("digest:after-staging")
+            if auto_apply and report.auto_applicable:
+                # The same decision as `curator apply`, under the same lock: re-validated, one commit.
+                done = applier.apply(vault, settings, ulid, by=deliver.BY)
+        finally:
+            then_apply_journal.clear(vault)
     data.update(
         {
             "status": "staged",
@@ -119,11 +136,7 @@ def run(
         data["superseded"] = [p.id for p in pending]
         lines += [f"{p.id}: superseded by {ulid}" for p in pending]
     code = 0
-    if auto_apply and report.auto_applicable:
-        # The same decision as `curator apply`: re-validated under the lock, one commit.
-        from curator.operations import apply as applier  # heavy: pygit2 (nothing else here needs it)
-
-        done = applier.apply(vault, settings, ulid, by=deliver.BY)
+    if done is not None:
         data.update({"applied": True, "commit": done.commit})
         lines.append(f"{ulid}: applied and committed {str(done.commit)[:12]}: {path}")
     elif auto_apply:

@@ -19,7 +19,8 @@ from curator.proposals import store
 from curator.proposals.events import PENDING
 from curator.proposals.manifest import Author
 from curator.settings import Settings
-from curator.validator.verdict import ProposalReport
+from curator.validator.state import RepoState
+from curator.validator.verdict import ProposalReport, validate_proposal
 from curator.vault.discover import Vault
 
 AUTHOR = Author(kind="librarian", name="digest")
@@ -34,7 +35,12 @@ class Pending:
 
 
 def pending_digests(vault: Vault, settings: Settings) -> list[Pending]:
-    """Librarian proposals that no one has applied or rejected yet, oldest first."""
+    """Digests that no one has applied or rejected yet, oldest first: pending proposals by the
+    librarian's digest that the validator finds auto-applicable, as every digest Curator stages is.
+    Any other proposal that says ``author: {kind: librarian}`` (hand-written, invalid, or changing
+    more than the digest folder) is not a digest: it waits for review like any proposal, and
+    neither stops the next digest nor is superseded by ``--force``."""
+    state: RepoState | None = None
     found = []
     for pid in store.list_ids(vault.root):
         p = store.load_within(vault.root, pid, settings.limits)
@@ -45,9 +51,12 @@ def pending_digests(vault: Vault, settings: Settings) -> list[Pending]:
         except (yaml_reader.YamlRefused, UnicodeDecodeError):
             continue
         author = data.get("author") if isinstance(data, dict) else None
-        if not isinstance(author, dict) or author.get("kind") != "librarian":
+        if not isinstance(author, dict) or (author.get("kind"), author.get("name")) != (AUTHOR.kind, AUTHOR.name):
             continue
         if committed_status(vault, pid) != PENDING:
+            continue
+        state = state or RepoState(vault, settings)
+        if not validate_proposal(state, p).auto_applicable:
             continue
         changes = data.get("changes") if isinstance(data.get("changes"), list) else []
         paths = tuple(str(c.get("path")) for c in changes if isinstance(c, dict) and c.get("path"))
@@ -76,6 +85,7 @@ def stage_digest(
     title: str,
     rationale: str,
     replaces: list[Pending] | None = None,
+    ulid: str | None = None,
 ) -> tuple[str, ProposalReport]:
     """Stage and validate; the caller holds the vault lock. Rejected (nothing staged) if invalid.
 
@@ -94,6 +104,7 @@ def stage_digest(
         author=AUTHOR,
         base=base,
         supersedes=replaces[-1].id if replaces else None,
+        ulid=ulid,
     )
     report = staged.report
     if not staged.ok:

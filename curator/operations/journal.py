@@ -4,7 +4,8 @@ Each operation that writes more than one thing (apply, propose, a decision) save
 journal in the git directory first, out of the work tree, and clears it when done; the
 next command that takes the vault lock finishes or undoes whatever a kill left
 (``curator.operations.recovery``). What a journal holds is the operation's own record
-(``apply_journal``, ``propose_journal``, ``decision_journal``, ``rebase_journal``); saving, loading and
+(``apply_journal``, ``propose_journal``, ``decision_journal``, ``rebase_journal``,
+``then_apply_journal``); saving, loading and
 clearing it are here, once.
 """
 
@@ -24,7 +25,8 @@ APPLY = "curator-apply.json"
 PROPOSE = "curator-propose.json"
 DECISION = "curator-decision.json"
 REBASE = "curator-rebase.json"
-KINDS = (APPLY, PROPOSE, DECISION, REBASE)
+THEN_APPLY = "curator-then-apply.json"
+KINDS = (APPLY, PROPOSE, DECISION, REBASE, THEN_APPLY)
 
 
 def path(vault: Vault, kind: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from curator import output
 from curator.errors import GitLocked
@@ -23,6 +23,12 @@ from curator.vault.discover import Vault
 WAIT_SECONDS = 30.0
 """How long a command waits for a live operation (they take well under a second, an adopt
 of thousands of notes a few) before it says the vault is busy."""
+
+
+FINISHERS: list[Callable[[Vault], str | None]] = []
+"""Recoveries that need what imports this module (``then_apply_journal`` needs the whole apply,
+which takes the vault lock here): each registers itself, and ``App.vault`` registers it before
+``ensure`` when its journal was left behind."""
 
 
 def finish_interrupted(vault: Vault) -> list[str]:
@@ -38,6 +44,10 @@ def finish_interrupted(vault: Vault) -> list[str]:
     rebased = rebase_journal.recover(vault)  # after the propose and the decision it depends on
     if rebased:
         done.append(rebased)
+    for finish in FINISHERS:  # after the staging and supersession they follow
+        finished = finish(vault)
+        if finished:
+            done.append(finished)
     done.extend(store.sweep_leftovers(vault))
     return done
 

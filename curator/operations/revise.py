@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING
 
 import pygit2
 
-from curator.errors import CheckFailed, CuratorError, NotFound, Rejected, UsageError
-from curator.operations import decisions, rebase_journal, recovery, stage
+from curator.errors import CheckFailed, CuratorError, NotFound, Rejected, UsageError, from_os_error
+from curator.operations import apply as applier
+from curator.operations import decisions, rebase_journal, recovery, stage, then_apply_journal
 from curator.operations import gather as sources
 from curator.operations.committed import committed_events, committed_status
 from curator.proposals import events as events_mod
@@ -230,7 +231,9 @@ def preview_partial(vault: Vault, settings: Settings, ulid: str, sel: revision.S
     return validate_proposal(RepoState(vault, settings), proposal)
 
 
-def partial(vault: Vault, settings: Settings, ulid: str, sel: revision.Selection, *, by: str) -> Revision:
+def partial(
+    vault: Vault, settings: Settings, ulid: str, sel: revision.Selection, *, by: str, new: str | None = None
+) -> Revision:
     """Stage the part of ``ulid`` that ``sel`` keeps as its revision; the author stays, ``by`` is
     recorded as the reviewer (``revised_by``, and the ``superseded`` event)."""
     with recovery.locked(vault, f"partly accept {ulid}"):
@@ -250,6 +253,7 @@ def partial(vault: Vault, settings: Settings, ulid: str, sel: revision.Selection
             author=m.author,
             base=m.base,
             revised_by=author_of(by),
+            ulid=new,
         )
 
 
@@ -268,25 +272,35 @@ def apply_partial(
 
     A selection of every hunk applies the proposal itself. A revision the validator rejects is
     not staged, and nothing is superseded or applied."""
-    from curator.operations import apply as applier
-
     with recovery.locked(vault, f"partly apply {ulid}"):
         _report, subject = _pending_subject(vault, settings, ulid)
         revision.check(sel, {v.change.path: v.change.op for v in subject.changes}, hunk_counts(subject))
         if covers_all(subject, sel):
             return PartlyApplied(applier.apply(vault, settings, ulid, by=by, commit=commit), None)
-        made = partial(vault, settings, ulid, sel, by=by)
-        if not made.ok:
-            first = made.report.findings[0]
-            raise Rejected(
-                f"the selection from {ulid} is rejected by the validator: {first.code} {first.path}: {first.message}",
-                hint="nothing was staged or applied; choose other hunks, or apply or reject the whole proposal",
-            )
+        # Journaled first: killed after the revision is staged or the proposal superseded, the
+        # next command applies the revision (then_apply_journal), as this one would have.
+        new = new_ulid()
+        then_apply_journal.save(vault, new, by, commit=commit)
         try:
-            done = applier.apply(vault, settings, made.new, by=by, commit=commit)
-        except CuratorError as e:
-            e.message += f" (the selection waits in the queue as {made.new}, which supersedes {ulid})"
+            made = partial(vault, settings, ulid, sel, by=by, new=new)
+            if not made.ok:
+                first = made.report.findings[0]
+                raise Rejected(
+                    f"the selection from {ulid} is rejected by the validator: {first.code} {first.path}: {first.message}",
+                    hint="nothing was staged or applied; choose other hunks, or apply or reject the whole proposal",
+                )
+            try:
+                done = applier.apply(vault, settings, made.new, by=by, commit=commit)
+            except Exception as e:
+                said = e if isinstance(e, CuratorError) else from_os_error(e)
+                if said is None:
+                    raise
+                said.message += f" (the selection waits in the queue as {made.new}, which supersedes {ulid})"
+                raise said from e
+        except Exception:
+            then_apply_journal.clear(vault)  # said in the message: nothing is left to finish
             raise
+        then_apply_journal.clear(vault)
         return PartlyApplied(done, made)
 
 
