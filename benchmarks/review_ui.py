@@ -401,10 +401,16 @@ def verdict_on_screen(tree: str, vault: Path, how: str) -> dict[str, float]:
     cache = Path(tempfile.mkdtemp(prefix="curator-bench-cache-"))
     if how == "after proposals":
         cmd = [sys.executable, "-m", "curator", "--vault", str(vault), "proposals"]
-        if subprocess.run(cmd, capture_output=True, env=_env(tree, cache)).returncode != 0:
+        if subprocess.run(cmd, capture_output=True, env=_env(tree, cache), cwd=vault).returncode != 0:
             sys.exit(f"curator proposals from {tree} failed")
+    # From the vault's folder: ``-c`` and ``-m`` put the working folder before PYTHONPATH, and this
+    # checkout's folder would shadow the tree being timed.
     r = subprocess.run(
-        [sys.executable, "-c", VERDICT_PROBE, str(vault)], capture_output=True, text=True, env=_env(tree, cache)
+        [sys.executable, "-c", VERDICT_PROBE, str(vault)],
+        capture_output=True,
+        text=True,
+        env=_env(tree, cache),
+        cwd=vault,
     )
     if r.returncode != 0:
         sys.exit(f"the review app from {tree} failed: {r.stderr[-2000:]}")

@@ -57,7 +57,9 @@ def load(
     The first paint needs the rows of the first screen and nothing else: their manifests
     are read (plain YAML, no pydantic), then the frame is drawn, then the other manifests,
     then the validator fills in verdicts and drift. ``leave``: the proposals a pre-flight
-    is validating right now (it delivers their reports; they are not checked twice)."""
+    is validating right now (it delivers their reports; they are not checked twice).
+    ``kept_in``: where verdicts are kept (``validator.verdicts``): one kept of the same inputs
+    is read back, one judged here is kept."""
     listed = stored.list_queue(vault)
     # The table's own dict, read from this thread (no widget lookup off the UI thread).
     known = set(table.entries)
