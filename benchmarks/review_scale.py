@@ -86,7 +86,10 @@ def adopted(kind: str, notes: int, peer: str | None) -> tuple[Path, str, int]:
         subprocess.run(["git", "commit", "-qam", "the peer's config"], cwd=vault, check=True, env={**os.environ, **GIT_ENV})
     env = {**os.environ, **GIT_ENV, "PYTHONPATH": str(ROOT), "CURATOR_EMBEDDER": "none"}
     env["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="curator-scale-adopt-")
-    _wall, _cpu, out = timed([sys.executable, "-m", "curator", "--json", "adopt"], env, vault)
+    try:
+        _wall, _cpu, out = timed([sys.executable, "-m", "curator", "--json", "adopt"], env, vault)
+    finally:
+        shutil.rmtree(env["XDG_CACHE_HOME"], ignore_errors=True)
     data = json.loads(out)
     assert data["staged"], data
     return vault, data["staged"], len(data["adopted"])
