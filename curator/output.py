@@ -41,7 +41,17 @@ def dumps_json(obj: Any) -> str:
     """``obj`` as indented JSON for a terminal or a pipe: the same values to any parser, with the
     characters a terminal would act on written as ``\\uXXXX`` escapes (they only occur inside strings)."""
     text = json.dumps(obj, ensure_ascii=False, indent=2, default=str)
-    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+    return _JSON_RAW.sub(_json_escape, text)
+
+
+def _json_escape(m: re.Match[str]) -> str:
+    """A character as JSON spells it: ``\\uXXXX``, or past the BMP (a tag character) its UTF-16
+    surrogate pair, which every parser reads back as the one character."""
+    code = ord(m.group(0))
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def one_line(text: str) -> str:

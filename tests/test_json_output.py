@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from curator import output
@@ -78,6 +78,7 @@ def test_json_output_escapes_what_a_terminal_would_act_on(hostile: GitVault, cli
 
 
 @given(st.recursive(st.text() | st.integers() | st.none(), lambda xs: st.lists(xs) | st.dictionaries(st.text(), xs)))
+@example("\U000e0041 a tag character, past the BMP")
 def test_a_value_survives_the_escaping_unchanged(value: Any) -> None:
     text = output.dumps_json(value)
     assert json.loads(text) == value

@@ -84,7 +84,10 @@ def test_kp_read_names_the_other_candidates(obsidian: GitVault) -> None:
     shown, data = anyio.run(scenario)
     other = "zh/睡眠.md" if data["path"] == "ja/睡眠.md" else "ja/睡眠.md"
     assert data["candidates"] == [other]
-    assert f"The ref also names {other}; this is {data['path']}." in shown
+    # the other note's path is the vault's words: said only inside a frame, never in Curator's own line
+    assert "The ref names other notes too" in shown
+    said, framed = shown.split("<vault-data", 1)
+    assert other not in said and other in framed, shown
 
 
 def test_a_lexical_epoch_warning_says_how_to_stay_lexical_and_what_a_rebuild_embeds(
