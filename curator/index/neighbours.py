@@ -127,9 +127,14 @@ def _documents(conn: apsw.Connection, ids: set[int]) -> dict[int, tuple[str, str
 def reason(via: Sequence[Mapping[str, Any]], shown: int = 2) -> str:
     """Why a neighbour is one, in words, from its ``via`` (as JSON gives it): the rarest
     shared notes, then how many more."""
-    said = [f"{v['how']} {v['path']}" + _degree(v) for v in via[:shown]]
+    said = [_shared(v) + _degree(v) for v in via[:shown]]
     more = len(via) - shown
     return "; ".join(said) + (f"; and {more} more" if more > 0 else "")
+
+
+def _shared(v: Mapping[str, Any]) -> str:
+    """``both link to X`` or ``X links to both``: the shared note named where it is the subject."""
+    return f"{v['path']} {LINKS_TO_BOTH}" if v["how"] == LINKS_TO_BOTH else f"{v['how']} {v['path']}"
 
 
 def _degree(v: Mapping[str, Any]) -> str:

@@ -57,3 +57,13 @@ def test_in_a_larger_vault_the_rare_shared_note_ranks_first_and_the_hub_still_co
     assert len(siblings) == 18 and {n["shared"] for n in siblings} == {2}  # Home: links to both, linked from both
     assert all(n["weight"] < got[0]["weight"] for n in siblings)
     assert [n["path"] for n in siblings] == sorted(n["path"] for n in siblings)  # equal weights: by path
+
+
+def test_a_note_that_links_to_both_is_named_as_the_one_that_links() -> None:
+    from curator.index.neighbours import reason
+
+    via = [
+        {"how": "links to both", "path": "sqlite-tips.md", "degree": 2},
+        {"how": "both link to", "path": "Seeds.md", "degree": 3},
+    ]
+    assert reason(via) == "sqlite-tips.md links to both; both link to Seeds.md (linked from 3 notes)"
