@@ -130,7 +130,7 @@ class Service:
             return None
         return derived.read_page(conn, ref, page)
 
-    def _read_item(self, item: Any) -> Answer:
+    def _read_item(self, item: derived.ItemPage) -> Answer:
         # A source item (a Zotero item, a corpus document) is not a file of the vault: its text
         # is what the index keeps for it, framed and redacted like a note's, and it has no blob
         # because no proposal can change it.
@@ -141,7 +141,7 @@ class Service:
             f"{item.pages}, framed below with its ref, source and link as the frame's attributes.{_more(item)}"
         )
         reply.say(NOTICE)
-        framed = reply.quote(item.path, item.start_line, lines, source=item.source, link=item.link)
+        framed = reply.quote(item.ref, item.start_line, lines, source=item.source, link=item.link)
         data = reply.data(_page(item) | _framed(framed) | {"fields": reply.red.fields(item.fields)})
         return reply.answer(data)
 
