@@ -27,7 +27,8 @@ import itertools
 import math
 import re
 
-from curator.leak_rules import entropy, filler, key_names_secret, letters_and_digits, value_is_secret
+from curator.leak_entropy import entropy
+from curator.leak_rules import filler, key_names_secret, letters_and_digits, value_is_secret
 
 QUERY_TOKEN = "Token in a Query"
 QUERY_ASSIGNED = "Secret in a Query"

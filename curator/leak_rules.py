@@ -40,10 +40,10 @@ from __future__ import annotations
 
 import base64
 import binascii
-import math
 import re
-from collections import Counter
 from functools import lru_cache
+
+from curator.leak_entropy import entropy
 
 ASSIGNED = "Assigned Secret"
 URL_PASSWORD = "Password in URL"
@@ -324,12 +324,6 @@ def _basic_credentials(credential: str) -> bool:
     except (binascii.Error, ValueError):
         return False
     return b":" in decoded and decoded.isascii()
-
-
-def entropy(token: str) -> float:
-    counts = Counter(token)
-    n = len(token)
-    return -sum(c / n * math.log2(c / n) for c in counts.values())
 
 
 def filler(match: str) -> bool:

@@ -10,7 +10,8 @@ import itertools
 from collections.abc import Iterable
 from typing import Any
 
-from curator.leaks import PRIVATE_KEY, Leak, key_blocks, numbered, scan, scan_field
+from curator.leak_blocks import PRIVATE_KEY, key_blocks
+from curator.leaks import Leak, numbered, scan, scan_field
 
 
 def _merge(leaks: Iterable[Leak]) -> list[tuple[int, int, list[str]]]:

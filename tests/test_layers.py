@@ -43,10 +43,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("vault",),
     ("redaction",),
     ("settings", "leaks"),
-    ("leak_forms", "leak_queries"),
+    ("leak_forms", "leak_queries", "leak_blocks"),
     ("languages", "locations", "fsutil", "cores", "output", "leak_rules", "yaml_reader"),
-    ("unsafe", "clock", "faults", "pids"),
-    ("errors",),
+    ("unsafe", "clock", "faults", "pids", "leak_entropy"),
+    ("errors", "leak_patterns"),
 )
 """Top to bottom. Names on one line are independent leaves of one rank: none imports another."""
 
@@ -248,6 +248,7 @@ ONLY_WHEN_NEEDED = {
     "on notes, the pre-commit hook) does not load them",
     ("curator.leaks", "curator.leak_forms"): "as leak_rules: loaded by the first scan",
     ("curator.leaks", "curator.leak_queries"): "as leak_rules: loaded by the first query judged",
+    ("curator.leak_blocks", "curator.leak_rules"): "as leak_rules: loaded by the first scan",
 }
 """Light modules imported inside a function all the same, each for the measured reason given."""
 

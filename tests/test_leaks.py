@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from curator import leaks, redaction
+from curator import leak_patterns, leaks, redaction
 
 KEYS = {
     "AWS Access Key": "key AKIAIOSFODNN7EXAMPLE here",
@@ -158,12 +158,12 @@ def test_prose_about_passwords_in_another_language_is_left(line: str) -> None:
 def test_a_pattern_compiles_on_first_use_and_is_then_the_compiled_patterns_own() -> None:
     import re
 
-    pattern = leaks._Compiled(r"(?<![A-Za-z])[A-Z]{3}\d+")
+    pattern = leak_patterns.LazyPattern(r"(?<![A-Za-z])[A-Z]{3}\d+")
     assert "finditer" not in vars(pattern)  # nothing compiled yet
     text = "ABC123 xABC9 DEF4"
     assert [m.span() for m in pattern.finditer(text)] == [m.span() for m in re.finditer(pattern.source, text)]
     compiled = re.compile(pattern.source)
-    assert {name: getattr(pattern, name).__self__ for name in leaks._Compiled.METHODS} == dict.fromkeys(
-        leaks._Compiled.METHODS, compiled
+    assert {name: getattr(pattern, name).__self__ for name in leak_patterns.LazyPattern.METHODS} == dict.fromkeys(
+        leak_patterns.LazyPattern.METHODS, compiled
     )  # re caches compiled patterns: the object's methods are bound to that one
     assert pattern.fullmatch("ABC12") and not pattern.match("abc1") and pattern.split("1ABC1y") == ["1", "y"]

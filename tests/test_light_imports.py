@@ -135,11 +135,14 @@ def test_validating_a_note_compiles_none_of_the_leak_scanners_patterns(example_v
     """The validator imports the scanner for proposals' KP011; a note's check never scans, so
     neither the hand-written rules nor the scanner's own patterns are compiled."""
     probe = PROBE + (
-        "import curator.leaks as leaks\n"
+        "import curator.leaks, re\n"
         "loaded = sorted(m for m in ('curator.leak_rules', 'curator.leak_forms', 'curator.leak_queries') if m in sys.modules)\n"
-        "import re\n"
-        "compiled = [n for n in ('TOKEN', 'PEM_BEGIN', 'BLOCK_ITEM')\n"
-        "            if isinstance(getattr(leaks, n), re.Pattern) or 'finditer' in vars(getattr(leaks, n))]\n"
+        "from curator import leak_blocks, leak_entropy, leak_patterns\n"
+        "patterns = {f'{m.__name__}.{n}': v for m in (leak_blocks, leak_entropy, leak_patterns) for n, v in vars(m).items()\n"
+        "            if isinstance(v, (re.Pattern, leak_patterns.LazyPattern))}\n"
+        "patterns.update((f'EXTRA.{kind}', p) for kind, p in leak_patterns.EXTRA)\n"
+        "assert len(patterns) > 20, sorted(patterns)\n"
+        "compiled = [n for n, v in sorted(patterns.items()) if isinstance(v, re.Pattern) or 'finditer' in vars(v)]\n"
         "print('LEAKS=' + ','.join(loaded + compiled))\n"
     )
     r = subprocess.run(

@@ -9,7 +9,7 @@ multi-line value count). A secret that the note already held before the change (
 re-indented) is not added, and is not reported.
 
 A modify is scanned where its hunks apply, not whole: each hunk's changed lines widened to the
-lines the scanner judges them with (``leaks.settles``), in the note before and after; what the
+lines the scanner judges them with (``leak_blocks.settles``), in the note before and after; what the
 after holds that the before did not is what the change adds. Scanning whole notes before and
 after was two thirds of validating a 6,500-note ``curator adopt`` proposal that adds one line to
 each; a note holding a PEM block, whose lines belong together at any distance, is still scanned
@@ -29,7 +29,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from curator import leaks, redaction
+from curator import leak_blocks, leaks, redaction
 from curator.validator.finding import Finding
 from curator.vault import frontmatter
 
@@ -87,11 +87,11 @@ those it adds), 0-based in each text."""
 
 
 def _neighbourhoods(view: ChangeView, pre: str, post: str, placed: Sequence[Placed]) -> list[Around] | None:
-    """The lines around each hunk's changed lines, widened to ``leaks.settles`` lines and merged
+    """The lines around each hunk's changed lines, widened to ``leak_blocks.settles`` lines and merged
     where they meet: outside them the two texts are the same lines, read alike. None: the note is
     to be scanned whole."""
     hunks = view.patch.hunks if view.patch is not None else []
-    if len(placed) != len(hunks) or leaks.has_blocks(pre) or leaks.has_blocks(post):
+    if len(placed) != len(hunks) or leak_blocks.has_blocks(pre) or leak_blocks.has_blocks(post):
         return None
     after = post.split("\n")
     out: list[Around] = []
@@ -115,8 +115,8 @@ def _neighbourhoods(view: ChangeView, pre: str, post: str, placed: Sequence[Plac
         top, bottom = _lead(hunk.lines), _trail(hunk.lines)
         new_first, new_stop = new_at + top, new_at + len(hunk.postimage) - bottom
         old_first, old_stop = old_at + top, old_at + len(hunk.preimage) - bottom
-        start = next((i for i in range(new_first - 1, -1, -1) if leaks.settles(after[i])), 0)
-        stop = next((i for i in range(new_stop, len(after)) if leaks.settles(after[i])), len(after))
+        start = next((i for i in range(new_first - 1, -1, -1) if leak_blocks.settles(after[i])), 0)
+        stop = next((i for i in range(new_stop, len(after)) if leak_blocks.settles(after[i])), len(after))
         old = range(old_first - (new_first - start), old_stop + (stop - new_stop))
         new = range(start, stop)
         if out and new.start < out[-1][2].stop:
