@@ -43,10 +43,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("vault",),
     ("redaction",),
     ("settings", "leaks"),
-    ("leak_forms", "leak_queries", "leak_blocks"),
+    ("settings_checks", "settings_cache", "leak_forms", "leak_queries", "leak_blocks"),
     ("languages", "locations", "fsutil", "cores", "output", "leak_rules", "yaml_reader"),
     ("unsafe", "clock", "faults", "pids", "leak_entropy"),
-    ("errors", "leak_patterns"),
+    ("errors", "leak_patterns", "settings_models"),
 )
 """Top to bottom. Names on one line are independent leaves of one rank: none imports another."""
 

@@ -6,14 +6,14 @@ import json
 
 import pytest
 
-from curator import settings
+from curator import settings, settings_checks
 from curator.errors import ConfigError
 from curator.sources.all_sources import SOURCES, open_source
 from curator.sources.base import resolve_path
 
 
 def test_every_configurable_type_has_an_adapter() -> None:
-    assert set(SOURCES) == set(settings.SOURCE_TYPES)
+    assert set(SOURCES) == set(settings_checks.SOURCE_TYPES)
 
 
 def test_a_source_entry_and_its_round_trip_through_the_cache() -> None:
