@@ -20,6 +20,7 @@ from curator.settings import Settings
 from curator.validator import staged as view
 from curator.validator.notes import check_note
 from curator.validator.report import Judged, commits_to_json, commits_to_text, to_json, to_text
+from curator.validator.staged_proposal import load_proposal
 from curator.validator.state import RepoState
 from curator.vault.discover import Vault
 from curator.vault.identity import is_ulid
@@ -93,7 +94,7 @@ def run(
 
         tree_state = view.staged_state(vault)
         ids, note_paths = view.targets(tree_state, targets)
-        reports: list[Judged] = [validate_proposal(tree_state, view.load_proposal(tree_state, pid)) for pid in ids]
+        reports: list[Judged] = [validate_proposal(tree_state, load_proposal(tree_state, pid)) for pid in ids]
         notes = [check_note(tree_state, p) for p in note_paths]
     else:
         settings = app.settings(use_cache=False)

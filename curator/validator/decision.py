@@ -30,8 +30,10 @@ from curator.proposals.events import CHANGES_REQUESTED, PENDING
 from curator.proposals.layout import EVENTS, PROPOSALS_DIR
 from curator.proposals.store import ProposalDir
 from curator.proposals.trailers import message
+from curator.validator.candidate import Candidate, tree_entry
 from curator.validator.images import holds_post_images
-from curator.validator.staged import Candidate, TreeState, load_proposal, tree_entry
+from curator.validator.staged import TreeState
+from curator.validator.staged_proposal import load_proposal
 
 if TYPE_CHECKING:
     import pygit2

@@ -25,7 +25,8 @@ from curator.errors import UsageError
 from curator.validator.config_change import config_bytes, config_finding
 from curator.validator.finding import Finding, blocking
 from curator.validator.notes import NoteReport, check_note
-from curator.validator.staged import commit_state, load_proposal, merge_state, targets
+from curator.validator.staged import commit_state, merge_state, targets
+from curator.validator.staged_proposal import load_proposal
 from curator.validator.verdict import ProposalReport, validate_proposal
 
 if TYPE_CHECKING:

@@ -7,7 +7,8 @@ each pushed commit's tree against its parent. Both are a ``TreeState``: the same
 entries instead of the disk, and proposals read from the entries under
 ``.kp/proposals/`` instead of their folders. The rules do not know which view
 they are given; ``validate_proposal`` and ``check_note`` are the same functions.
-The index and which of its files may be read from the disk: ``index_file``.
+The index and which of its files may be read from the disk: ``index_file``; the git entries
+standing for either tree: ``candidate``; a proposal read from them: ``staged_proposal``.
 """
 
 from __future__ import annotations
@@ -17,14 +18,13 @@ import os
 import stat
 from collections.abc import Callable
 from functools import cached_property
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from curator import settings as settings_mod
-from curator.proposals import store
-from curator.proposals.layout import PROPOSALS_DIR, owner_of
-from curator.proposals.store import ProposalDir
+from curator.proposals.layout import owner_of
 from curator.proposals.trailers import decision_of
 from curator.validator import id_cache
+from curator.validator.candidate import LINK, Candidate, TreeCandidate, delta_paths
 from curator.validator.index_file import staged_index
 from curator.validator.state import GITLINK, RepoState
 from curator.vault import git
@@ -39,61 +39,6 @@ if TYPE_CHECKING:
     from curator.settings import Settings
     from curator.vault.discover import Vault
     from curator.vault.tree import Classified
-
-LINK = 0o120000
-
-
-class Candidate(Protocol):
-    """Git entries standing for the tree being validated."""
-
-    def entry(self, path: str) -> tuple[str, int] | None:
-        """(blob id, file mode) of ``path``, or None."""
-
-    def paths(self) -> list[str]:
-        """Every path, sorted."""
-
-    @property
-    def same_on_disk(self) -> frozenset[str]:
-        """Paths whose work-tree file holds exactly the entry's blob (may be read from the disk)."""
-
-
-def tree_entry(tree: pygit2.Tree | None, path: str) -> tuple[str, int] | None:
-    """(blob id, mode) of the file at ``path`` in ``tree``; None for no file there (or a folder)."""
-    if tree is None:
-        return None
-    try:
-        e = tree[path]
-    except (KeyError, ValueError):
-        return None
-    return (str(e.id), int(e.filemode)) if e.type_str != "tree" else None
-
-
-class TreeCandidate:
-    def __init__(self, repo: pygit2.Repository, tree: pygit2.Tree) -> None:
-        self.repo, self.tree = repo, tree
-        self._entries = git.TreeEntries(repo, tree)
-
-    def entry(self, path: str) -> tuple[str, int] | None:
-        e = self._entries.get(path)
-        return e if e is not None and e[1] != git.TREE else None
-
-    def paths(self) -> list[str]:
-        return sorted(path for path, _oid, _mode in self.walk())
-
-    def walk(self) -> list[tuple[str, str, int]]:
-        """(path, blob id, file mode) of every entry that is not a tree."""
-        out: list[tuple[str, str, int]] = []
-        stack = [("", self.tree)]
-        while stack:
-            prefix, tree = stack.pop()
-            for e in tree:
-                if e.type_str == "tree":
-                    stack.append((f"{prefix}{e.name}/", git.tree(self.repo, e.id)))
-                else:
-                    out.append((prefix + str(e.name), str(e.id), int(e.filemode)))
-        return out
-
-    same_on_disk: frozenset[str] = frozenset()  # a commit's tree has no work tree
 
 
 class TreeState(RepoState):
@@ -127,14 +72,15 @@ class TreeState(RepoState):
         """Read each note blob's kp_id once across several states (the commits of a range)."""
         self._kp_cache = cache
 
-    def _regular(self, path: str) -> str | None:
+    def regular(self, path: str) -> str | None:
+        """The blob id of ``path`` when the candidate holds a regular file there."""
         e = self.entries.entry(path)
         if e is None or not stat.S_ISREG(e[1]):
             return None
         return e[0]
 
     def worktree_bytes(self, path: str) -> bytes | None:
-        oid = self._regular(path)
+        oid = self.regular(path)
         return self.blob(oid) if oid else None
 
     def lexists(self, path: str) -> bool:
@@ -203,7 +149,7 @@ class TreeState(RepoState):
         old = self._tree(kept[0]) if kept is not None else None
         if kept is not None and old is not None:
             notes = dict(kept[1])
-            for path in _delta_paths(old.diff_to_tree(tree)):
+            for path in delta_paths(old.diff_to_tree(tree)):
                 notes.pop(path, None)
                 kp_id = self._committed_kp_id(path) if wanted(path) else None
                 if kp_id:
@@ -269,52 +215,13 @@ class TreeState(RepoState):
         return found
 
     def _blob_kp_id(self, path: str) -> str | None:
-        oid = self._regular(path)
+        oid = self.regular(path)
         return self._kp_of_blob(oid) if oid is not None else None
 
     def kp_id_owners(self, kp_id: str, besides: str | None = None) -> list[str]:
         # Each owner is confirmed from the blob the candidate holds: a duplicate reported is one
         # the commit holds, whatever the work tree or the kept map said.
         return [p for p in self.kp_ids.get(kp_id, []) if p != besides and self._blob_kp_id(p) == kp_id]
-
-
-class TreeFolder:
-    """A proposal folder as the candidate tree holds it (the git index, or a commit's tree): the
-    ``proposals.store.Folder`` the one reader reads."""
-
-    def __init__(self, state: TreeState, rel_dir: str) -> None:
-        self.tree, self.rel_dir = state, rel_dir
-
-    def state(self) -> str:
-        if self.tree.entries.entry(self.rel_dir) is not None:
-            return "not-a-folder"  # a file (or a link) where the folder should be
-        return "folder" if self.tree.under(self.rel_dir) else "missing"
-
-    def items(self) -> list[store.Item]:
-        found = []
-        for path in self.tree.under(self.rel_dir):
-            oid, mode = self.tree.entries.entry(path) or ("", 0)
-            rel = path[len(self.rel_dir) + 1 :]
-            if mode == LINK:
-                found.append(store.Item(rel, "link"))
-            elif stat.S_ISREG(mode):
-                found.append(store.Item(rel, "file", self.tree.size(oid)))
-            else:
-                found.append(store.Item(rel, "other"))
-        return found
-
-    def data(self, item: store.Item, cap: int) -> bytes | None:
-        oid = self.tree._regular(f"{self.rel_dir}/{item.rel}")
-        if oid is None or self.tree.size(oid) > cap:
-            return None
-        return self.tree.blob(oid)
-
-
-def load_proposal(state: TreeState, ulid: str) -> ProposalDir:
-    """Proposal ``ulid`` as the candidate holds it, read by the one proposal reader."""
-    limits = state.settings.limits
-    folder = TreeFolder(state, f"{PROPOSALS_DIR}/{ulid}")
-    return store.read(folder, ulid, max_file=limits.max_file_bytes, max_total=limits.max_proposal_bytes)
 
 
 def staged_state(vault: Vault) -> TreeState:
@@ -328,7 +235,7 @@ def staged_state(vault: Vault) -> TreeState:
     if head is None:
         changed = candidate.paths()
     else:
-        found = set(_delta_paths(head.diff_to_index(index)))
+        found = set(delta_paths(head.diff_to_index(index)))
         committed = TreeCandidate(repo, head)
         found.update(path for path, e in candidate.unvouched().items() if committed.entry(path) != e)
         changed = sorted(found)
@@ -346,7 +253,7 @@ def commit_state(vault: Vault, commit: pygit2.Commit, settings: Settings | None 
     parent: pygit2.Tree | None = None
     if commit.parents:
         parent = commit.parents[0].tree
-        changed = _delta_paths(parent.diff_to_tree(tree))
+        changed = delta_paths(parent.diff_to_tree(tree))
     else:
         changed = candidate.paths()
     settings = settings or settings_mod.parse(_bytes_of(repo, candidate.entry(".kp/config.yaml")))
@@ -367,7 +274,7 @@ def merge_state(vault: Vault, commit: pygit2.Commit, settings: Settings | None =
     tree = commit.tree
     candidate = TreeCandidate(repo, tree)
     parents = [p.tree for p in commit.parents]
-    differing = [set(_delta_paths(parent.diff_to_tree(tree))) for parent in parents]
+    differing = [set(delta_paths(parent.diff_to_tree(tree))) for parent in parents]
     changed = sorted(set.intersection(*differing)) if differing else candidate.paths()
     settings = settings or settings_mod.parse(_bytes_of(repo, candidate.entry(".kp/config.yaml")))
     name = f"merge commit {str(commit.id)[:12]}"
@@ -378,14 +285,6 @@ def _bytes_of(repo: pygit2.Repository, entry: tuple[str, int] | None) -> bytes:
     if entry is None or not stat.S_ISREG(entry[1]):
         return b""
     return git.blob(repo, entry[0])
-
-
-def _delta_paths(diff: pygit2.Diff) -> list[str]:
-    paths: set[str] = set()
-    for delta in diff.deltas:
-        paths.add(delta.old_file.path)
-        paths.add(delta.new_file.path)
-    return sorted(paths)
 
 
 def targets(state: TreeState, names: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
