@@ -7,7 +7,6 @@ the reviewer keeps of it, and its diff against the revision it supersedes (``i``
 
 from __future__ import annotations
 
-import threading
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
@@ -23,9 +22,7 @@ from curator.review.preview import PreviewScreen, preview_of
 if TYPE_CHECKING:
     from curator.proposals.revision import Selection
     from curator.review.entries import Entry
-    from curator.settings import Settings
     from curator.validator.subject import ChangeView
-    from curator.vault.discover import Vault
 
 
 def all_changes(entry: Entry | None) -> list[ChangeView]:
@@ -51,18 +48,11 @@ class ProposalPanel(Horizontal):
     }
     """
 
-    def __init__(
-        self,
-        vault: Vault,
-        settings: Settings,
-        first_frame: threading.Event,
-        painted: threading.Event,
-        *,
-        kept_in: str | None = None,
-        id: str | None = None,
-    ) -> None:
+    def __init__(self, preflight: Preflight, against: Against, *, id: str | None = None) -> None:
+        # Made by the screen, which holds what they need (the queue's first frame, where verdicts
+        # are kept): the pre-flight's arguments are spelled once, by its own __init__.
         super().__init__(id=id)
-        self._parts = (Preflight(vault, settings, first_frame, painted, kept_in), Against(vault, settings))
+        self._parts = (preflight, against)
 
     def compose(self) -> ComposeResult:
         yield DetailPane(id="detail")

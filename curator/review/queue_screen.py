@@ -18,6 +18,7 @@ from textual.screen import Screen
 
 from curator.proposals.events import PENDING
 from curator.review import footer, keys
+from curator.review.against import Against
 from curator.review.decide import Decisions
 from curator.review.detail import DetailPane
 from curator.review.diff_pane import DiffPane
@@ -97,7 +98,8 @@ class QueueScreen(Screen[None]):
         queue = QueueTable(self.vault, self.settings, now=self.now, kept_in=self.kept_in, id="queue")
         yield queue
         yield EmptyQueue(id="empty")
-        yield ProposalPanel(self.vault, self.settings, queue.first_frame, queue.drawn, kept_in=self.kept_in, id="lower")
+        preflight = Preflight(self.vault, self.settings, queue.first_frame, queue.drawn, self.kept_in)
+        yield ProposalPanel(preflight, Against(self.vault, self.settings), id="lower")
         yield QueueFilter(id="filter")
         yield StatusLine(id="status")
         yield ReviewFooter()
