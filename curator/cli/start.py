@@ -10,6 +10,7 @@ the pre-commit hook the same way. Any other command line, or one that ``CURATOR_
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -17,11 +18,18 @@ from curator.cli.error_handler import Exit, error_handler, rebuilding_damage
 from curator.commands import index
 from curator.commands.app import App
 
+GC_FIRST_GENERATION = 10_000
+"""Allocations between collections of the youngest generation (Python's default is 700). A
+command is one short process that builds many objects it keeps (a 6,500-change manifest, its
+views, findings): at 700 the collector walked them again and again, ~8% of the CPU of a first
+verdict on such a proposal (`curator proposals` cold, user time 3.9 s → 3.6 s)."""
+
 QUICK: dict[tuple[str, ...], bool] = {("index",): False, ("index", "--quiet"): True, ("index", "-q"): True}
 """The command lines taken straight to ``curator index``, and whether each is quiet."""
 
 
 def main(argv: list[str] | None = None) -> int:
+    gc.set_threshold(GC_FIRST_GENERATION, *gc.get_threshold()[1:])
     args = tuple(sys.argv[1:] if argv is None else argv)
     quiet = QUICK.get(args)
     if quiet is None or os.environ.get("CURATOR_VAULT") or os.environ.get("CURATOR_INDEX_DIR"):

@@ -17,7 +17,15 @@ if TYPE_CHECKING:
 
 
 def clean(repo: pygit2.Repository, path: str, data: bytes) -> bytes:
-    """``data`` as ``git add`` would store it at ``path``."""
+    """``data`` as ``git add`` would store it at ``path``.
+
+    Bytes without a carriage return or an ``$Id`` are their own clean form, and are not handed
+    to libgit2: its two filters are ``crlf`` (whose clean direction only turns CRLF into LF) and
+    ``ident`` (which only collapses ``$Id: …$`` to ``$Id$``), and no other is registered. Asking
+    libgit2 for a path's filter list reads its attributes, ~60 µs each time: 7% of validating a
+    6,500-note ``curator adopt`` proposal, which cleans every note it touches."""
+    if b"\r" not in data and b"$Id" not in data:
+        return data
     return _apply(repo, path, data, to_odb=True)
 
 

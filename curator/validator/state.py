@@ -173,7 +173,12 @@ class RepoState:
 
     def symlink_on_path(self, path: str) -> str | None:
         """The first component of ``path`` (itself included) that is a symlink in the work tree."""
-        return symlink_on_path(self.vault.root, path)
+        return symlink_on_path(self.vault.root, path, self._kinds)
+
+    @cached_property
+    def _kinds(self) -> dict[str, bool | None]:
+        """What each path prefix asked about was: the state is one moment of the work tree."""
+        return {}
 
     @cached_property
     def _git_index(self) -> pygit2.Index | None:

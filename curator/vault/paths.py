@@ -175,20 +175,34 @@ def is_note_path(path: str, settings: Settings) -> bool:
     return note_refusal(path, settings) is None
 
 
-def symlink_on_path(root: str, path: str) -> str | None:
+def symlink_on_path(root: str, path: str, seen: dict[str, bool | None] | None = None) -> str | None:
     """The first component of ``path`` (itself included) that is a symlink under ``root``.
 
-    ``path`` must have passed ``escape_reason``: it is joined to ``root`` here.
+    ``path`` must have passed ``escape_reason``: it is joined to ``root`` here. ``seen`` keeps
+    what each prefix was (a symlink, something else, or None: absent) for a caller that asks of
+    many paths at one moment (the validator's ``RepoState``): the 6,500 notes of an adopt
+    proposal in a few folders asked the kernel about the same folders 26,000 times. A write
+    never relies on it: ``fsutil`` refuses a symlink on the way where it opens each folder.
     """
     parts = path.split("/")
     for i in range(1, len(parts) + 1):
         prefix = "/".join(parts[:i])
-        try:
-            if stat.S_ISLNK(os.lstat(os.path.join(root, *parts[:i])).st_mode):
-                return prefix
-        except (FileNotFoundError, NotADirectoryError):
+        link = seen[prefix] if seen is not None and prefix in seen else _is_link(os.path.join(root, *parts[:i]))
+        if seen is not None:
+            seen[prefix] = link
+        if link is None:
             return None
+        if link:
+            return prefix
     return None
+
+
+def _is_link(full: str) -> bool | None:
+    """Whether ``full`` is a symlink; None when nothing is there."""
+    try:
+        return stat.S_ISLNK(os.lstat(full).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
 
 
 def unsafe_reason(root: str, path: str) -> str | None:

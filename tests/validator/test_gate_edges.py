@@ -420,3 +420,37 @@ def test_paths_one_file_system_takes_for_one_file_are_kp002(gv: GitVault, cli, n
     _, data = validate(cli, gv, pid)
     found = data["proposals"][0]["findings"]
     assert any(f["code"] == "KP002" and f["path"] == paths[-1] for f in found), found
+
+
+def test_a_folder_is_looked_at_once_per_state_and_a_symlinked_one_is_still_found(
+    gv: GitVault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The path rules ask of every change whether a symlink is on its way: the notes of one
+    folder share its answer within one state, and a symlinked folder is named for each of them."""
+    from curator.settings import Settings
+    from curator.validator.state import RepoState
+    from curator.vault import paths
+    from curator.vault.discover import find_vault
+
+    (gv.root / "real").mkdir()
+    (gv.root / "deep" / "er").mkdir(parents=True)
+    os.symlink("real", gv.root / "linked")
+    asked: list[str] = []
+    real_is_link = paths._is_link
+
+    def counting(full: str) -> bool | None:
+        asked.append(os.path.relpath(full, gv.root))
+        return real_is_link(full)
+
+    monkeypatch.setattr(paths, "_is_link", counting)
+    vault = find_vault(str(gv.root))
+    state = RepoState(vault, Settings())
+    notes = [f"deep/er/n{i}.md" for i in range(50)]
+    assert [state.symlink_on_path(p) for p in notes] == [None] * 50
+    assert [state.symlink_on_path(f"linked/n{i}.md") for i in range(3)] == ["linked"] * 3
+    assert state.symlink_on_path("missing/n.md") is None
+    assert sorted(asked) == sorted(["deep", "deep/er", *notes, "linked", "missing"])
+    # Another state looks again: a folder made a symlink since is found.
+    (gv.root / "deep" / "er").rename(gv.root / "moved")
+    os.symlink("../moved", gv.root / "deep" / "er")
+    assert RepoState(vault, Settings()).symlink_on_path("deep/er/n0.md") == "deep/er"
