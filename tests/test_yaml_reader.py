@@ -174,3 +174,84 @@ def test_one_level_past_the_bound_is_refused_with_its_line() -> None:
     with pytest.raises(yaml_reader.YamlTooLarge) as e:
         yaml_reader.load(text)
     assert e.value.problem == f"nests deeper than {LIMIT} levels" and e.value.line == 3
+
+
+def _depth(text: str) -> int | None:
+    """How deep ``text`` nests, by ruamel's own parser; None when it is not YAML."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.events import CollectionEndEvent, CollectionStartEvent
+
+    depth = deepest = 0
+    try:
+        for event in YAML(typ="safe", pure=True).parse(text):
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                deepest = max(deepest, depth)
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+    except (YAMLError, ValueError, TypeError, AttributeError):
+        return None
+    return deepest
+
+
+_PIECES = [
+    "- ",
+    "? ",
+    ": ",
+    "a",
+    "b: ",
+    "\n",
+    "  ",
+    " ",
+    "[",
+    "]",
+    "{",
+    "}",
+    ", ",
+    "-",
+    "\t",
+    "&x ",
+    "*x",
+    "!!seq ",
+    "'q'",
+    "|\n",
+    "#c",
+]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- - - - - a\n",
+        "a:\n- b:\n  - c:\n    - d:\n      - e\n",
+        "[a: [b: [c: [d: e]]]]\n",
+        "{a: {b: [c, {d: [e: f]}]}}\n",
+        "? - - a\n: - - b\n",
+        "a:\n  b:\n    c:\n    - - d\n",
+        "-\n - \n  - \n   - x\n",
+        "schema: proposals/v1\nchanges:\n- op: modify\n  path: 'n [1].md'\n  base_blob: ab\n",
+    ],
+)
+def test_the_depth_bound_is_never_below_the_depth_ruamel_parses(text: str) -> None:
+    depth = _depth(text)
+    assert depth is not None, text
+    assert depth <= yaml_reader.depth_bound(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=60))
+def test_any_text_nests_no_deeper_than_its_depth_bound(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    depth = _depth(text)
+    if depth is not None:
+        assert depth <= yaml_reader.depth_bound(text), text
+
+
+def test_a_large_manifest_is_not_walked_event_by_event() -> None:
+    """A proposal's manifest has a lead of two columns and no brackets: 6,500 changes of it hold
+    26,000 indicators, and walking its events was a twentieth of judging it."""
+    changes = "".join(f"- op: modify\n  path: notes/n{i}.md\n  base_blob: {'a' * 40}\n" for i in range(2000))
+    text = f"schema: proposals/v1\ntitle: 'Adopt: [all] notes'\nchanges:\n{changes}"
+    assert sum(map(text.count, "[{-?:")) > 6000
+    assert yaml_reader.depth_bound(text) < yaml_reader.MAX_DEPTH
