@@ -80,9 +80,14 @@ def high_entropy(token: str) -> bool:
     # class (upper, lower, digit) at about two of three steps; identifiers and words repeat
     # letters and run in one class for several characters. Separators are not counted: in a
     # name they come between words (``What-s-New-in-PowerShell-74``), in random text anywhere.
-    classes = ["u" if c.isupper() else "l" if c.islower() else "d" for c in core if c.isalnum()]
-    changes = sum(a != b for a, b in itertools.pairwise(classes)) / max(len(classes) - 1, 1)
-    return changes >= 0.4 and entropy(core) >= 0.75 * math.log2(min(len(core), 64))
+    return class_changes(core) >= 0.4 and entropy(core) >= 0.75 * math.log2(min(len(core), 64))
+
+
+def class_changes(token: str) -> float:
+    """How often ``token`` changes character class (upper case, lower case, digit) from one
+    letter or digit to the next, from 0 to 1; separators are not counted."""
+    classes = ["u" if c.isupper() else "l" if c.islower() else "d" for c in token if c.isalnum()]
+    return sum(a != b for a, b in itertools.pairwise(classes)) / max(len(classes) - 1, 1)
 
 
 def _not_secret_data(line: str, start: int, token: str) -> bool:

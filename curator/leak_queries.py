@@ -23,11 +23,10 @@ from __future__ import annotations
 
 import base64
 import binascii
-import itertools
 import math
 import re
 
-from curator.leak_entropy import entropy
+from curator.leak_entropy import class_changes, entropy
 from curator.leak_rules import filler, key_names_secret, letters_and_digits, value_is_secret
 
 QUERY_TOKEN = "Token in a Query"
@@ -103,6 +102,5 @@ def _short_base64(core: str, padding: str) -> bool:
         return False
     if sum(c.isdigit() for c in core) < 2:
         return False
-    classes = ["u" if c.isupper() else "l" if c.islower() else "d" for c in core if c.isalnum()]
-    changes = sum(a != b for a, b in itertools.pairwise(classes)) / max(len(classes) - 1, 1)
+    changes = class_changes(core)
     return changes >= 0.5 and entropy(core) >= 0.85 * math.log2(len(core))

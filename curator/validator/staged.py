@@ -89,21 +89,20 @@ class TreeState(RepoState):
         return bool(self.under(path))
 
     def symlink_on_path(self, path: str) -> str | None:
-        parts = path.split("/")
-        for i in range(1, len(parts) + 1):
-            prefix = "/".join(parts[:i])
-            e = self.entries.entry(prefix)
-            if e is not None:
-                return prefix if e[1] == LINK else None
-        return None
+        return self._entry_on_path(path, LINK)
 
     def gitlink_on_path(self, path: str) -> str | None:
+        return self._entry_on_path(path, GITLINK)
+
+    def _entry_on_path(self, path: str, mode: int) -> str | None:
+        """The first part of ``path`` (``path`` itself at the last) the candidate holds an entry
+        at, when that entry has ``mode``: what stands where a folder of the path should be."""
         parts = path.split("/")
         for i in range(1, len(parts) + 1):
             prefix = "/".join(parts[:i])
             e = self.entries.entry(prefix)
             if e is not None:
-                return prefix if e[1] == GITLINK else None
+                return prefix if e[1] == mode else None
         return None
 
     @cached_property
