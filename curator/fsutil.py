@@ -219,6 +219,27 @@ def _fsync_quietly(fd: int) -> None:
         os.fsync(fd)
 
 
+def read_own(path: str, max_bytes: int) -> bytes | None:
+    """The bytes of ``path`` when it is a regular file of this user's (never followed through a
+    symlink) of at most ``max_bytes``, else None: how Curator reads back what it kept outside
+    the vault (verdicts, the leak scanner's patterns) and trusts nothing it did not write."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes or st.st_uid != os.getuid():
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            raw = f.read(max_bytes + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return raw if len(raw) <= max_bytes else None
+
+
 def tmp_leftovers(path: str) -> list[str]:
     """Temp files a killed ``write_atomic``/``write_many`` of ``path`` may have left beside it."""
     folder = os.path.dirname(path) or "."

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any, cast
 
 
@@ -74,19 +73,3 @@ PRECHECK: dict[str, Callable[[str], bool]] = {
     "ArtifactoryDetector": lambda line: "AKC" in line or "AP" in line,
     "MailchimpDetector": lambda line: "-us" in line,
 }
-
-
-@lru_cache(maxsize=1)
-def plugins() -> list[tuple[str, str, list[re.Pattern[str]], Callable[[str], bool] | None]]:
-    """(class name, secret type, patterns, pre-check) of each detect-secrets plugin the scanner runs."""
-    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-
-    found = []
-    classes: list[Any] = list(get_mapping_from_secret_type_to_class().values())
-    for cls in classes:
-        if cls.__name__ in SKIP_PLUGINS:
-            continue
-        denylist = list(getattr(cls(), "denylist", ()))
-        if denylist:
-            found.append((cls.__name__, str(cls.secret_type), denylist, PRECHECK.get(cls.__name__)))
-    return found

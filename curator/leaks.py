@@ -60,7 +60,8 @@ from functools import lru_cache
 
 from curator.leak_blocks import PRIVATE_KEY, block_values, key_blocks, public_blocks
 from curator.leak_entropy import HIGH_ENTROPY, random_spans
-from curator.leak_patterns import EXTRA, plugins
+from curator.leak_patterns import EXTRA
+from curator.leak_plugins import plugins
 
 # The hand-written rules (curator.leak_rules, leak_forms, leak_queries) are imported where a text
 # is scanned: they compile some forty regular expressions (12 ms), which a process that imports

@@ -43,7 +43,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("vault",),
     ("redaction",),
     ("settings", "leaks"),
-    ("settings_checks", "settings_cache", "leak_forms", "leak_queries", "leak_blocks"),
+    ("settings_checks", "settings_cache", "leak_forms", "leak_queries", "leak_blocks", "leak_plugins"),
     ("languages", "locations", "fsutil", "cores", "output", "leak_rules", "yaml_reader"),
     ("unsafe", "clock", "faults", "pids", "leak_entropy"),
     ("errors", "leak_patterns", "settings_models"),

@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from curator import leak_patterns, leaks, redaction
@@ -167,3 +175,71 @@ def test_a_pattern_compiles_on_first_use_and_is_then_the_compiled_patterns_own()
         leak_patterns.LazyPattern.METHODS, compiled
     )  # re caches compiled patterns: the object's methods are bound to that one
     assert pattern.fullmatch("ABC12") and not pattern.match("abc1") and pattern.split("1ABC1y") == ["1", "y"]
+
+
+SCAN = """
+import json, sys
+from curator import leaks
+found = [(k.kind, k.line) for k in leaks.scan(sys.argv[1])]
+print(json.dumps({"found": found, "library": "detect_secrets" in sys.modules}))
+"""
+PLUGIN_TEXT = (
+    "slack: xoxb-123456789012-1234567890123-abcdefghijabcdefghijabcd\nmailchimp 0123456789abcdef0123456789abcdef-us12"
+)
+
+
+def _scan_process(cache: Path) -> dict[str, Any]:
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    out = subprocess.run([sys.executable, "-c", SCAN, PLUGIN_TEXT], env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)  # type: ignore[no-any-return]
+
+
+def test_the_plugins_patterns_are_read_from_detect_secrets_once_and_kept(tmp_path: Path) -> None:
+    first = _scan_process(tmp_path)
+    assert first["library"] and [kind for kind, _line in first["found"]] == ["Slack Token", "Mailchimp Access Key"]
+    (kept,) = (tmp_path / "curator" / "leak-patterns").glob("*.json")
+    assert stat.S_IMODE(kept.parent.stat().st_mode) == 0o700 and stat.S_IMODE(kept.stat().st_mode) == 0o600
+    again = _scan_process(tmp_path)
+    assert again == {"found": first["found"], "library": False}
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    ["empty plugin list", "no patterns", "bad flags", "not json", "symlink", "other key"],
+)
+def test_kept_patterns_that_are_not_what_curator_wrote_are_read_again_from_the_library(
+    tmp_path: Path, tamper: str
+) -> None:
+    first = _scan_process(tmp_path)
+    (kept,) = (tmp_path / "curator" / "leak-patterns").glob("*.json")
+    data = json.loads(kept.read_text())
+    if tamper == "empty plugin list":
+        data["plugins"] = []
+    elif tamper == "no patterns":
+        data["plugins"] = [[name, kind, []] for name, kind, _p in data["plugins"]]
+    elif tamper == "bad flags":
+        data["plugins"][0][2][0][1] = True
+    elif tamper == "other key":
+        data["key"] = "0" * 64
+    kept.write_text("{" if tamper == "not json" else json.dumps(data))
+    if tamper == "symlink":
+        planted = tmp_path / "planted.json"
+        data["plugins"] = []
+        planted.write_text(json.dumps(data))
+        kept.unlink()
+        kept.symlink_to(planted)
+    again = _scan_process(tmp_path)
+    assert again == {"found": first["found"], "library": True}
+
+
+def test_a_pattern_folder_others_may_write_is_neither_read_nor_written(tmp_path: Path) -> None:
+    folder = tmp_path / "curator" / "leak-patterns"
+    _scan_process(tmp_path)
+    (kept,) = folder.glob("*.json")
+    data = json.loads(kept.read_text())
+    data["plugins"] = [p for p in data["plugins"] if p[1] != "Slack Token"]  # another user's: misses Slack
+    kept.write_text(json.dumps(data))
+    folder.chmod(0o777)
+    found = _scan_process(tmp_path)
+    assert found["library"] and "Slack Token" in [kind for kind, _line in found["found"]]
+    assert json.loads(kept.read_text())["plugins"] == data["plugins"]  # left as it was

@@ -32,7 +32,6 @@ import contextlib
 import hashlib
 import json
 import os
-import stat
 import sys
 import time
 from dataclasses import dataclass, field
@@ -41,7 +40,7 @@ from importlib import util
 from typing import Any, TypeVar
 
 from curator.errors import CuratorError
-from curator.fsutil import write_atomic
+from curator.fsutil import read_own, write_atomic
 from curator.locations import make_private
 from curator.proposals import events as events_mod
 from curator.proposals.store import ProposalDir
@@ -320,18 +319,9 @@ def _path(folder: str, ulid: str) -> str:
 
 
 def _read(folder: str, ulid: str, key: str) -> Verdict | None:
-    try:
-        fd = os.open(_path(folder, ulid), os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError:
+    raw = read_own(_path(folder, ulid), MAX_BYTES)
+    if raw is None:
         return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES or st.st_uid != os.getuid():
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            raw = f.read(MAX_BYTES + 1)
-    finally:
-        os.close(fd)
     try:
         data = json.loads(raw)
         if data.get("schema") != SCHEMA or data.get("key") != key:
@@ -380,7 +370,9 @@ def _finding(data: Any) -> Finding:
     line = data.get("line")
     if line is not None and (not isinstance(line, int) or isinstance(line, bool)):
         raise TypeError("not a line number")
-    return Finding(_str(data["code"]), _str(data["path"]), _str(data["message"]), line, _bool(data.get("warning", False)))
+    return Finding(
+        _str(data["code"]), _str(data["path"]), _str(data["message"]), line, _bool(data.get("warning", False))
+    )
 
 
 def _event_json(event: events_mod.Event | None) -> dict[str, Any] | None:
@@ -391,5 +383,9 @@ def _event(data: Any) -> events_mod.Event | None:
     if data is None:
         return None
     return events_mod.Event(
-        _str(data["at"]), _one_of(data["event"], events_mod.KNOWN), _str(data["by"]), _str_or_none(data.get("commit")), _str_or_none(data.get("reason"))
+        _str(data["at"]),
+        _one_of(data["event"], events_mod.KNOWN),
+        _str(data["by"]),
+        _str_or_none(data.get("commit")),
+        _str_or_none(data.get("reason")),
     )
