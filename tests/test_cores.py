@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 
 import pytest
 
@@ -13,6 +14,8 @@ from curator import cores
 @pytest.fixture(autouse=True)
 def _fresh(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cores, "_last", None)
+    monkeypatch.setattr(cores, "_early", None)
+    monkeypatch.setattr(cores, "_own_running", lambda: 1)
     monkeypatch.delenv("CURATOR_THREADS", raising=False)
     monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
     monkeypatch.setattr(cores, "available", lambda: 2)
@@ -36,6 +39,43 @@ def test_a_task_seen_in_one_sample_only_is_not_busy(monkeypatch: pytest.MonkeyPa
     seen = itertools.chain([3], itertools.repeat(1))
     monkeypatch.setattr(cores, "_runnable", lambda: next(seen))
     assert cores.busy_elsewhere() == 0.0
+
+
+def test_an_early_sample_is_the_one_a_query_uses(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+
+    def runnable() -> int:
+        calls.append(1)
+        return 3
+
+    monkeypatch.setattr(cores, "_runnable", runnable)
+    cores.sample_early()
+    cores.sample_early()  # started once
+    assert cores.busy_elsewhere() == 2.0
+    assert cores.busy_elsewhere() == 2.0
+    assert len(calls) == cores.SAMPLES
+
+
+def test_a_sample_taken_beside_a_working_main_thread_does_not_count_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``sample_early`` samples while the main thread imports: that thread is this process's."""
+    if not os.path.exists("/proc/self/task"):
+        pytest.skip("no /proc")
+    monkeypatch.undo()
+    seen: list[int] = []
+    done = threading.Event()
+
+    def sample() -> None:
+        for _ in range(200):
+            seen.append(cores._own_running())
+            if max(seen) >= 2:
+                break
+        done.set()
+
+    threading.Thread(target=sample).start()
+    spins = 0
+    while not done.is_set():  # the main thread works (holds a core) meanwhile
+        spins += 1
+    assert max(seen) >= 2
 
 
 def test_without_proc_the_load_average_is_used(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from curator import output
+from curator import cores, output
 from curator.commands.app import App
 from curator.commands.index import progress_bar
 from curator.output import Notice
@@ -22,6 +22,8 @@ def run(
     from curator.index.serving import open_serving
     from curator.search.engine import Searcher
 
+    if mode != "lexical":
+        cores.sample_early()  # the query's vector is computed on as many threads as are free
     settings = app.settings()
     # A vault never indexed is indexed first (progress on stderr), as a stale index is reconciled first.
     with progress_bar(True) as progress:
