@@ -454,3 +454,27 @@ def test_a_folder_is_looked_at_once_per_state_and_a_symlinked_one_is_still_found
     (gv.root / "deep" / "er").rename(gv.root / "moved")
     os.symlink("../moved", gv.root / "deep" / "er")
     assert RepoState(vault, Settings()).symlink_on_path("deep/er/n0.md") == "deep/er"
+
+
+def test_a_folder_is_asked_once_per_state_whether_it_is_a_submodule(
+    gv: GitVault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from curator.settings import Settings
+    from curator.validator.state import RepoState
+    from curator.vault.discover import find_vault
+
+    (gv.root / "deep" / "er").mkdir(parents=True)
+    (gv.root / "sub" / ".git").mkdir(parents=True)
+    state = RepoState(find_vault(str(gv.root)), Settings())
+    asked: list[tuple[str, bool]] = []
+    real = RepoState._is_gitlink
+
+    def counting(self: RepoState, prefix: str, folder: bool) -> bool:
+        asked.append((prefix, folder))
+        return real(self, prefix, folder)
+
+    monkeypatch.setattr(RepoState, "_is_gitlink", counting)
+    notes = [f"deep/er/n{i}.md" for i in range(50)]
+    assert [state.gitlink_on_path(p) for p in notes] == [None] * 50
+    assert [state.gitlink_on_path(f"sub/n{i}.md") for i in range(3)] == ["sub"] * 3
+    assert sorted(asked) == sorted([("deep", True), ("deep/er", True), *((p, False) for p in notes), ("sub", True)])
