@@ -123,9 +123,11 @@ def lookup(conn: apsw.Connection, ref: str, source: str = VAULT) -> list[str]:
     return list(dict.fromkeys(r[0] for r in rows))
 
 
-def dated_documents(conn: apsw.Connection) -> int:
-    """How many documents carry a date (what --since and --until compare)."""
-    return db.count(conn, "SELECT count(*) FROM documents WHERE date IS NOT NULL")
+def dated_documents(conn: apsw.Connection) -> tuple[int, int]:
+    """(documents that carry a date, those that carry none): what --since and --until compare,
+    and what they leave out whatever the range."""
+    row = conn.execute("SELECT count(date), count(*) - count(date) FROM documents").fetchone()
+    return (int(row[0]), int(row[1])) if row else (0, 0)
 
 
 _PASSAGE = (

@@ -202,11 +202,18 @@ class Searcher:
         depth = depth or ((8 * k if crowded else 5 * k) if mode != "hybrid" and not links else max(100, 5 * k))
         result = Result(query, mode, self.epoch, [])
         self._asker = asker = askers.of_index(self.conn, query)
-        if (filters.since or filters.until) and not reading.dated_documents(self.conn):
-            result.warnings.append(
-                "no note has a date (the frontmatter keys in notes.date_keys, default created and date), "
-                "so --since/--until match nothing"
-            )
+        if filters.since or filters.until:
+            dated, undated = reading.dated_documents(self.conn)
+            if not dated:
+                result.warnings.append(
+                    "no note has a date (the frontmatter keys in notes.date_keys, default created and date), "
+                    "so --since/--until match nothing"
+                )
+            elif undated:
+                result.warnings.append(
+                    f"{undated} note{'s' if undated != 1 else ''} without a date (notes.date_keys, default created "
+                    "and date) left out by --since/--until"
+                )
         ran: list[Leg] = []
         if asker.multilingual and not asker.language:
             askers.vote(self.conn, asker, legs_mod.words_of(query))

@@ -72,6 +72,11 @@ def test_a_note_made_by_curator_new_is_found_by_its_title(notes: GitVault, cli) 
 def test_date_filters_read_the_configured_keys_and_say_when_no_note_has_one(notes: GitVault, cli) -> None:
     dated = _hits(cli, notes, "installer", "--since", "2026-01")
     assert {h["path"] for h in dated} == {"guide/setup.md"}
+    told = json.loads(_cli(cli, notes, "--json", "search", "installer", "--since", "2026-01").out)["warnings"]
+    assert any(
+        w.endswith("without a date (notes.date_keys, default created and date) left out by --since/--until")
+        for w in told
+    )
     notes.write(".kp/config.yaml", "embedder:\n  provider: none\nnotes:\n  date_keys: [reviewed]\n")
     r = _cli(cli, notes, "search", "installer", "--mode", "lexical", "--since", "2026-01")
     assert "no note has a date" in r.err and "notes.date_keys" in r.err
