@@ -181,14 +181,11 @@ class Preflight(Widget):
         # YAML); the report that draws the diff follows, the rules not run again.
         if kept is not None and not self.post_message(self.Kept(ulid, token, *kept)):
             return
-        # A screenful of files first (an adopt proposal has thousands), all of them while the
-        # validator runs.
+        # A screenful of files first (an adopt proposal has thousands); the rest come with the
+        # report. Reading and drawing the whole stored diff first held the verdict of a
+        # 6,500-note adopt back by seconds, for a list the report draws again.
         more = self._stored(ulid, token, STORED_FIRST, worker) if stored_first else 0
         if more is None or worker.is_cancelled:
-            return
-        if kept is None and more > 0 and self._stored(ulid, token, None, worker) is None:
-            return
-        if worker.is_cancelled:
             return
         report = entries_mod.check(self.vault, self.settings, ulid, self.kept_in)
         model = self._model(report)
