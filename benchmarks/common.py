@@ -1,16 +1,24 @@
-"""Shared set-up for the benchmark scripts: the powershell-docs tree as a git vault."""
+"""Shared set-up for the benchmark scripts: the vaults they run on (the powershell-docs tree,
+generated notes, the example vault with a side for each checkout), a peer checkout to run beside
+this one, and the one way a process is timed (``process_times``) and sides take turns
+(``interleaved``)."""
 
 from __future__ import annotations
 
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
@@ -49,13 +57,54 @@ def peer_checkout(rev: str) -> str:
     return folder
 
 
-def timed(cmd: list[str], env: dict[str, str] | None = None, cwd: Path | None = None) -> tuple[float, str]:
+def process_times(cmd: list[str], env: dict[str, str] | None = None, cwd: Path | None = None) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds, stdout) of one process run to its end. CPU is user + system of
+    the process and every process it waited for (``RUSAGE_CHILDREN``), which a busy machine
+    inflates less than the wall clock. A process that fails ends the benchmark with its output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     r = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
-    elapsed = time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed: {r.stderr}")
-    return elapsed, r.stdout
+        sys.exit(f"{' '.join(cmd)} failed ({r.returncode}): {r.stdout}{r.stderr}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), r.stdout
+
+
+def timed(cmd: list[str], env: dict[str, str] | None = None, cwd: Path | None = None) -> tuple[float, str]:
+    """(wall seconds, stdout) of one process (``process_times``)."""
+    wall, _cpu, out = process_times(cmd, env, cwd)
+    return wall, out
+
+
+def interleaved(sides: dict[str, T], rounds: int) -> Iterator[tuple[int, str, T]]:
+    """(round, name, side) for each side in each of ``rounds`` rounds, the order turned round
+    every other round (this, peer, peer, this, ...), so that each side meets the same load and
+    neither is always first."""
+    order = list(sides.items())
+    for n in range(rounds):
+        for name, side in order if n % 2 == 0 else order[::-1]:
+            yield n, name, side
+
+
+def example_sides(tmp: Path, embedder: str, peer: str | None) -> tuple[Path, dict[str, dict[str, str]]]:
+    """The example vault in ``tmp``, and the environment of each side that runs Curator on it:
+    ``this`` checkout and, with ``peer`` (see ``peer_checkout``), that one by PYTHONPATH, each with
+    its own XDG cache, where each side has indexed the vault. Run Curator from the vault's folder:
+    ``python -m`` puts the working folder first on sys.path."""
+    vault = tmp / "vault"
+    subprocess.run([str(ROOT / "scripts" / "make-example-vault"), str(vault)], check=True, capture_output=True)
+    base = {**os.environ, "CURATOR_EMBEDDER": embedder, "HF_HUB_OFFLINE": "1"}
+    base.pop("CURATOR_VAULT", None)
+    # Each side's bytecode is written by its first run, as an installed Curator's is: a side that
+    # compiled its modules from source on every run would time Python's compiler.
+    base.pop("PYTHONDONTWRITEBYTECODE", None)
+    sides = {"this": {**base, "XDG_CACHE_HOME": str(tmp / "cache")}}
+    if peer:
+        sides[f"peer {peer}"] = {**base, "XDG_CACHE_HOME": str(tmp / "cache-peer"), "PYTHONPATH": peer_checkout(peer)}
+    for env in sides.values():
+        subprocess.run([sys.executable, "-m", "curator", "--vault", str(vault), "index", "--quiet"], check=True, env=env, cwd=vault)
+    return vault, sides
 
 
 def median_ms(values: list[float]) -> float:

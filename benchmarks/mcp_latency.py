@@ -21,7 +21,6 @@ import contextlib
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,9 +28,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import peer_checkout
+from common import example_sides, interleaved, process_times
 
-ROOT = Path(__file__).resolve().parent.parent
 QUERY = "why is the database locked"
 
 
@@ -70,36 +68,10 @@ def main() -> None:
     args = ap.parse_args()
     call: dict[str, Any] = {"query": QUERY, "k": 10} | ({"path": args.path} if args.path else {})
     with tempfile.TemporaryDirectory() as tmp:
-        vault = Path(tmp) / "vault"
-        subprocess.run([str(ROOT / "scripts" / "make-example-vault"), str(vault)], check=True, capture_output=True)
-        base = {**os.environ, "CURATOR_EMBEDDER": args.embedder, "HF_HUB_OFFLINE": "1"}
-        base.pop("CURATOR_VAULT", None)
-        # Each side writes its bytecode on its first run: a peer unpacked without it, under
-        # PYTHONDONTWRITEBYTECODE, would compile its modules on every CLI run and first call.
-        base.pop("PYTHONDONTWRITEBYTECODE", None)
-        sides = {"this": {**base, "XDG_CACHE_HOME": str(Path(tmp) / "cache")}}
-        if args.peer:
-            sides[f"peer {args.peer}"] = {
-                **base,
-                "XDG_CACHE_HOME": str(Path(tmp) / "cache-peer"),
-                "PYTHONPATH": peer_checkout(args.peer),
-            }
+        vault, sides = example_sides(Path(tmp), args.embedder, args.peer)
         curator = [sys.executable, "-m", "curator", "--vault", str(vault)]
-        # Run from the vault: `python -m` puts the working folder first on sys.path.
-        for env in sides.values():
-            subprocess.run([*curator, "index", "--quiet"], check=True, env=env, cwd=vault)
-
-        cli: list[float] = []
-        for _ in range(args.cli_runs):
-            t = time.perf_counter()
-            subprocess.run(
-                [*curator, "search", QUERY, "--k", "10", "--json"],
-                check=True,
-                env=sides["this"],
-                capture_output=True,
-                cwd=vault,
-            )
-            cli.append(time.perf_counter() - t)
+        search = [*curator, "search", QUERY, "--k", "10", "--json"]
+        cli = [process_times(search, sides["this"], vault)[0] for _ in range(args.cli_runs)]
 
         mcp: dict[str, list[float]] = {name: [] for name in sides}
         cpu: dict[str, float] = {}
@@ -119,13 +91,11 @@ def main() -> None:
                     await clients[name].call_tool("kp_search", call)  # warm: the model loads once
                     first[name] = time.perf_counter() - t
                 start = {name: _cpu(pid) for name, pid in pids.items()}
-                order = list(clients.items())
-                for n in range(args.calls):
-                    for name, client in order if n % 2 == 0 else order[::-1]:  # neither side always first
-                        t = time.perf_counter()
-                        r = await client.call_tool("kp_search", call)
-                        mcp[name].append(time.perf_counter() - t)
-                        assert not r.is_error, r.content
+                for _n, name, client in interleaved(clients, args.calls):
+                    t = time.perf_counter()
+                    r = await client.call_tool("kp_search", call)
+                    mcp[name].append(time.perf_counter() - t)
+                    assert not r.is_error, r.content
                 for name, pid in pids.items():
                     cpu[name] = (_cpu(pid) - start[name]) / args.calls
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -22,7 +21,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-GIT_ENV = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@b"}
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import GIT_ENV, interleaved, process_times
+
 ENV = {**os.environ, **GIT_ENV, "CURATOR_EMBEDDER": "none"}
 
 
@@ -61,14 +62,8 @@ def template(files: int, hunks: int) -> tuple[Path, str]:
 
 
 def timed_apply(root: Path, args: list[str]) -> tuple[float, float]:
-    import time
-
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    curator("--vault", str(root), "apply", *args, "--yes")
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    wall, cpu, _out = process_times([sys.executable, "-m", "curator", "--vault", str(root), "apply", *args, "--yes"], ENV)
+    return wall, cpu
 
 
 def main() -> None:
@@ -80,12 +75,11 @@ def main() -> None:
     src, pid = template(args.files, args.hunks)
     keep = [a for n in range(args.files) for a in ("--hunks", f"notes/n{n:03d}.md:2")]
     results: dict[str, list[tuple[float, float]]] = {"whole": [], "partial": []}
-    for _ in range(args.runs):
-        for kind, extra in (("whole", []), ("partial", keep)):
-            work = Path(tempfile.mkdtemp(prefix="curator-bench-partial-run-")) / "vault"
-            shutil.copytree(src, work, symlinks=True)
-            results[kind].append(timed_apply(work, [pid, *extra]))
-            shutil.rmtree(work.parent, ignore_errors=True)
+    for _n, kind, extra in interleaved({"whole": [], "partial": keep}, args.runs):
+        work = Path(tempfile.mkdtemp(prefix="curator-bench-partial-run-")) / "vault"
+        shutil.copytree(src, work, symlinks=True)
+        results[kind].append(timed_apply(work, [pid, *extra]))
+        shutil.rmtree(work.parent, ignore_errors=True)
     shutil.rmtree(src.parent, ignore_errors=True)
     print(f"a proposal of {args.files} files x {args.hunks} hunks; medians of {args.runs} runs")
     for kind, label in (("whole", "apply ULID (all of it)"), ("partial", "apply ULID --hunks (1 hunk a file)")):

@@ -7,7 +7,7 @@ The vault is either generated (``common.generated_vault``: ``--notes`` Obsidian-
 with a kp_id, half with frontmatter, paragraphs on one line, wikilinks) or the powershell-docs
 tree (3,112 files, line endings renormalised as ``curator init`` advises). ``curator adopt`` (this
 checkout's) stages one proposal giving every note a kp_id; each run then times, on a fresh copy
-of that vault for each checkout, interleaved run by run:
+of that vault for each checkout, interleaved run by run (this, peer, peer, this, ...):
 
 - ``proposals`` cold (no kept verdicts) and again (kept ones read back);
 - ``validate ULID`` cold and again;
@@ -26,17 +26,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import GIT_ENV, ROOT, generated_vault, peer_checkout
+from common import GIT_ENV, ROOT, generated_vault, interleaved, peer_checkout, process_times
 from large_proposal import prepared_vault
 
 STEPS = (
@@ -63,19 +61,6 @@ print(time.perf_counter() - t, found.ok, found.kept)
 """
 
 
-def timed(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float, str]:
-    """(wall, CPU) seconds of a process and its stdout."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    r = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if r.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed ({r.returncode}): {r.stderr}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, r.stdout
-
-
 def adopted(kind: str, notes: int, peer: str | None) -> tuple[Path, str, int]:
     """A vault with one staged adopt proposal (made by this checkout): (vault, ULID, changes). With
     a peer, its default config is the vault's, committed: keys a newer Curator added would stop the
@@ -83,11 +68,13 @@ def adopted(kind: str, notes: int, peer: str | None) -> tuple[Path, str, int]:
     vault = generated_vault(notes) if kind == "generated" else prepared_vault()
     if peer is not None:
         shutil.copyfile(Path(peer) / "curator" / "default_config.yaml", vault / ".kp" / "config.yaml")
-        subprocess.run(["git", "commit", "-qam", "the peer's config"], cwd=vault, check=True, env={**os.environ, **GIT_ENV})
+        # Empty when the two default configs are the same (a peer of a recent revision).
+        git_commit = ["git", "commit", "-q", "--allow-empty", "-am", "the peer's config"]
+        subprocess.run(git_commit, cwd=vault, check=True, env={**os.environ, **GIT_ENV})
     env = {**os.environ, **GIT_ENV, "PYTHONPATH": str(ROOT), "CURATOR_EMBEDDER": "none"}
     env["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="curator-scale-adopt-")
     try:
-        _wall, _cpu, out = timed([sys.executable, "-m", "curator", "--json", "adopt"], env, vault)
+        _wall, _cpu, out = process_times([sys.executable, "-m", "curator", "--json", "adopt"], env, vault)
     finally:
         shutil.rmtree(env["XDG_CACHE_HOME"], ignore_errors=True)
     data = json.loads(out)
@@ -107,17 +94,17 @@ def one_run(template: Path, ulid: str, env: dict[str, str], in_process: bool) ->
         for step, args in (("proposals", ["proposals"]), ("validate", ["validate", ulid])):
             shutil.rmtree(cache, ignore_errors=True)
             for when in ("cold", "again"):
-                wall, cpu, out = timed([*curator, *args], env, vault)
+                wall, cpu, out = process_times([*curator, *args], env, vault)
                 assert ulid in out, out
                 times[f"{step} {when}"] = (wall, cpu)
         if in_process:
             shutil.rmtree(cache, ignore_errors=True)
             for when in ("cold", "kept"):
-                wall, cpu, out = timed([sys.executable, "-c", VERDICT, str(vault), ulid], env, vault)
+                wall, cpu, out = process_times([sys.executable, "-c", VERDICT, str(vault), ulid], env, vault)
                 seconds, ok, kept = out.split()
                 assert ok == "True" and kept == str(when == "kept"), out
                 times[f"verdict {when} (in-process)"] = (float(seconds), cpu)
-        wall, cpu, out = timed([*curator, "apply", ulid, "--yes"], env, vault)
+        wall, cpu, out = process_times([*curator, "apply", ulid, "--yes"], env, vault)
         log = subprocess.run(["git", "log", "-1", "--format=%s"], cwd=vault, capture_output=True, text=True).stdout
         assert log.startswith("Adopt "), log
         times["apply --yes"] = (wall, cpu)
@@ -141,13 +128,12 @@ def main() -> None:
     if peer is not None:
         runners["peer"] = {**base, "PYTHONPATH": peer}
     results: dict[str, list[dict[str, tuple[float, float]]]] = {name: [] for name in runners}
-    for run in range(args.runs):
-        for name, env in runners.items():
-            results[name].append(one_run(template, ulid, env, in_process=name == "this"))
-            # Each run as it ends: on a loaded machine a run can take half an hour, and a cut-short
-            # benchmark still shows the runs it finished.
-            done = {step: [round(w, 2), round(c, 2)] for step, (w, c) in results[name][-1].items()}
-            print(f"run {run + 1} {name}: {json.dumps(done)}", flush=True)
+    for run, name, env in interleaved(runners, args.runs):
+        results[name].append(one_run(template, ulid, env, in_process=name == "this"))
+        # Each run as it ends: on a loaded machine a run can take half an hour, and a cut-short
+        # benchmark still shows the runs it finished.
+        done = {step: [round(w, 2), round(c, 2)] for step, (w, c) in results[name][-1].items()}
+        print(f"run {run + 1} {name}: {json.dumps(done)}", flush=True)
     print(f"one adopt proposal of {changes} changes ({args.vault} vault); medians of {args.runs} runs, wall / CPU seconds")
     header = f"{'step':<28}" + "".join(f"{name:>22}" for name in runners)
     print(header + ("   peer / this (wall, CPU)" if len(runners) == 2 else ""))

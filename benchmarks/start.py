@@ -20,34 +20,23 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import peer_checkout
+from common import example_sides, interleaved, process_times
 
-ROOT = Path(__file__).resolve().parent.parent
 QUERY = "why is the database locked"
 MODES = ("lexical", "hybrid")
 
 
 def _run(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
-    """Wall and CPU seconds of one process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    r = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if r.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed: {r.stderr}")
-    if not json.loads(r.stdout)["hits"]:
+    """Wall and CPU seconds of one search process, which must find something."""
+    wall, cpu, out = process_times(cmd, env, cwd)
+    if not json.loads(out)["hits"]:
         sys.exit(f"{' '.join(cmd)} found nothing")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
 
 
@@ -58,34 +47,16 @@ def main() -> None:
     ap.add_argument("--query", default=QUERY)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        vault = Path(tmp) / "vault"
-        subprocess.run([str(ROOT / "scripts" / "make-example-vault"), str(vault)], check=True, capture_output=True)
-        base = {**os.environ, "CURATOR_EMBEDDER": "local", "HF_HUB_OFFLINE": "1"}
-        base.pop("CURATOR_VAULT", None)
-        # Each side's bytecode is written by the first round, as an installed Curator's is: a side
-        # that compiled its modules from source on every run would time Python's compiler.
-        base.pop("PYTHONDONTWRITEBYTECODE", None)
-        sides = {"this": {**base, "XDG_CACHE_HOME": str(Path(tmp) / "cache")}}
-        if args.peer:
-            sides[f"peer {args.peer}"] = {
-                **base,
-                "XDG_CACHE_HOME": str(Path(tmp) / "cache-peer"),
-                "PYTHONPATH": peer_checkout(args.peer),
-            }
+        vault, sides = example_sides(Path(tmp), "local", args.peer)
         curator = [sys.executable, "-m", "curator", "--vault", str(vault)]
-        # Run from the vault: `python -m` puts the working folder first on sys.path.
-        for env in sides.values():
-            subprocess.run([*curator, "index", "--quiet"], check=True, env=env, cwd=vault)
         walls: dict[tuple[str, str], list[float]] = {(s, m): [] for s in sides for m in MODES}
         cpus: dict[tuple[str, str], list[float]] = {(s, m): [] for s in sides for m in MODES}
-        order = list(sides.items())
-        for n in range(args.runs + 1):
-            for name, env in order if n % 2 == 0 else order[::-1]:  # neither side always first
-                for mode in MODES:
-                    wall, cpu = _run([*curator, "--json", "search", args.query, "--mode", mode], env, vault)
-                    if n:  # the first round warms the page cache and writes each side's bytecode
-                        walls[name, mode].append(wall)
-                        cpus[name, mode].append(cpu)
+        for n, name, env in interleaved(sides, args.runs + 1):
+            for mode in MODES:
+                wall, cpu = _run([*curator, "--json", "search", args.query, "--mode", mode], env, vault)
+                if n:  # the first round warms the page cache and writes each side's bytecode
+                    walls[name, mode].append(wall)
+                    cpus[name, mode].append(cpu)
     out: dict[str, object] = {"query": args.query, "runs": args.runs, "peer": args.peer}
     for (name, mode), values in walls.items():
         wall = statistics.median(values) * 1000

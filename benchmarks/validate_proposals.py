@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from common import median_ms, powershell_vault, timed
+from common import interleaved, median_ms, powershell_vault, process_times, timed
 
 
 def main() -> None:
@@ -164,18 +164,16 @@ def staged_hook(root: Path, notes: list[str], runs: int, peer: str | None) -> No
         ("one new note (every note's kp_id read)", new_note),
         ("a CSV-only commit (no Python)", csv_only),
     ]
+    sides = {"this": (hook, env)} | ({"peer": (hook_peer, peer_env)} if peer_env is not None else {})
     lines = []
     for name, stage_it in cases:
         stage_it()
-        ours: list[tuple[float, float]] = []
-        theirs: list[tuple[float, float]] = []
-        cpu_timed(hook, env, root)
-        if peer_env is not None:
-            cpu_timed(hook_peer, peer_env, root)
-        for _ in range(runs):
-            ours.append(cpu_timed(hook, env, root))
-            if peer_env is not None:
-                theirs.append(cpu_timed(hook_peer, peer_env, root))
+        times: dict[str, list[tuple[float, float]]] = {side: [] for side in sides}
+        for n, side, (cmd, side_env) in interleaved(sides, runs + 1):
+            wall, cpu, _out = process_times(cmd, side_env, root)
+            if n:  # the first round writes each side's bytecode
+                times[side].append((wall, cpu))
+        ours, theirs = times["this"], times.get("peer", [])
         subprocess.run(["git", "reset", "-q", "--hard"], cwd=root, check=True)
         subprocess.run(["git", "clean", "-qfd", "bench", "table.csv"], cwd=root, check=True)
         wall, cpu = median_ms([w for w, _ in ours]), median_ms([c for _, c in ours])
@@ -189,21 +187,6 @@ def staged_hook(root: Path, notes: list[str], runs: int, peer: str | None) -> No
         "CPU is user+sys of the hook and all it starts, less sensitive to a loaded machine than wall time):"
     )
     print("\n".join(lines))
-
-
-def cpu_timed(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of the process and every process it waited for)."""
-    import resource
-    import subprocess
-
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    r = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if r.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed: {r.stdout}{r.stderr}")
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 if __name__ == "__main__":
