@@ -226,13 +226,20 @@ _STOPWORDS = {
     "einem einen einer eines er es für hat hatte ich ihr im in ist ja kann man mit nach nicht noch nur ob oder "
     "sein sich sie sind so über um und uns vom von vor war was wie wir wird zu zum zur",
     "fr": "au aux avec ce ces dans de des du elle en est et il ils je la le les leur lui mais me mes même ne nos "
-    "notre nous on ou par pas pour qu que qui sa se ses son sur ta te tes toi ton tu un une vos votre vous",
+    "notre nous on ou par pas pour qu que qui sa se ses son sur ta te tes toi ton tu un une vos votre vous "
+    # elided before a vowel (d'une, l'image, qu'il), split from the word at the apostrophe
+    "c d j l m n s t jusqu lorsqu puisqu",
     "es": "al como con de del el en es esta este hay la las le lo los más me mi muy no nos o para pero por que "
     "se si sin sobre su sus también te tu un una uno y ya",
     "it": "a al alla che ci come con da dal del della di e è gli ha i il in la le lo ma mi ne nel non o per più "
-    "quella quello se si sono su tra un una uno",
+    "quella quello se si sono su tra un una uno "
+    "nella nelle nello negli nei della delle dello degli dei alla alle allo agli ai dalla dalle dal dai sulla sul "
+    # elided before a vowel (dell'interfaccia, un'immagine, l'abbonamento)
+    "c l all coll dall dell nell sull quell quest",
     "nl": "aan al als bij dan dat de der die dit door een en er het hij ik in is je maar met na naar niet nog of "
     "om ook op te tot u uit van voor was wat we wel wij zal ze zij zijn",
+    "ru": "а без в во вы да для до же за и из или им их к как ко ли мне мой моя мы на над не нет но о об "
+    "он она они от по под при с со так то у уже что чтобы это я",
     "pt": "a ao as com como da das de do dos e é em entre era essa esse eu foi isso mais mas me muito na nas não "
     "no nos o os ou para pela pelo por que se sem seu sua são também te um uma",
 }

@@ -200,13 +200,22 @@ def notes_of(conn: apsw.Connection, pids: list[int], languages: bool) -> dict[in
     return out
 
 
-def languages_holding(conn: apsw.Connection, match: str) -> set[str]:
-    """The languages of the notes with a passage matching ``match`` (notes of no known language left out)."""
+def notes_holding(conn: apsw.Connection, match: str) -> dict[str, int]:
+    """Language → how many of its notes have a passage matching ``match`` (notes of no known
+    language left out)."""
     return {
-        str(lang)
-        for (lang,) in conn.execute(
-            "SELECT DISTINCT d.lang FROM passages_fts f JOIN passages p ON p.id = f.rowid "
-            "JOIN documents d ON d.id = p.doc_id WHERE passages_fts MATCH ? AND d.lang IS NOT NULL",
+        str(lang): int(n)
+        for lang, n in conn.execute(
+            "SELECT d.lang, COUNT(DISTINCT d.id) FROM passages_fts f JOIN passages p ON p.id = f.rowid "
+            "JOIN documents d ON d.id = p.doc_id WHERE passages_fts MATCH ? AND d.lang IS NOT NULL GROUP BY d.lang",
             (match,),
         )
+    }
+
+
+def notes_per_language(conn: apsw.Connection) -> dict[str, int]:
+    """Language → how many notes of the index are in it (notes of no known language left out)."""
+    return {
+        str(lang): int(n)
+        for lang, n in conn.execute("SELECT lang, COUNT(*) FROM documents WHERE lang IS NOT NULL GROUP BY lang")
     }

@@ -4,9 +4,9 @@ A vault in several languages holds the same page in each: the asker's own comes 
 others stay in the list below it. The question's language is told by its text
 (``curator.index.detect``: its script, its function words), else by the notes its words are
 found in: each word votes for the languages of the notes that hold it, its vote shared among
-them, so a word every translation keeps (``Evernote``, ``Bases``) says little and a word of one
-language says much (``Tastenkürzel ändern`` is German because only German notes hold those
-words). A question whose words two languages share as much (``importar notas``: Spanish and
+them by the share of each language's notes holding it, so a word every translation keeps
+(``Evernote``, ``Bases``) says little and a word of one language says much
+(``Tastenkürzel ändern`` is German because only German notes hold those words). A question whose words two languages share as much (``importar notas``: Spanish and
 Portuguese) prefers nothing.
 
 The preference is a weight inside fusion, on both legs alike: a passage of a note in the
@@ -26,7 +26,7 @@ from curator.index import db
 from curator.index.detect import detect
 from curator.index.language import EXACT
 from curator.index.normalise import fts_query
-from curator.index.ranking import languages_holding, notes_of
+from curator.index.ranking import notes_holding, notes_of, notes_per_language
 from curator.search.filters import Leg
 
 BOOST = 1.2
@@ -72,15 +72,25 @@ def look_up(conn: apsw.Connection, asker: Asker, pids: list[int]) -> None:
 
 
 def vote(conn: apsw.Connection, asker: Asker, words: list[str]) -> None:
-    """Take the question's language from the notes its ``words`` are found in (each word's
-    vote shared among the languages of the notes holding it), when one language leads."""
+    """Take the question's language from the notes its ``words`` are found in, when one
+    language leads: each word's vote is shared among the languages by the share of each one's
+    notes that hold it, so a word of one language that another's notes quote once or twice
+    (``modello`` in an English page about Italian templates) still speaks for the first. The
+    share is smoothed by the mean number of notes a language has, so the few notes of a small
+    language (a Catalan word that French writes too) do not outvote the many of a large one."""
     if asker.language or not asker.multilingual:
         return
+    sizes = notes_per_language(conn)
+    if not sizes:
+        return
+    smooth = sum(sizes.values()) / len(sizes)
     tally: dict[str, float] = {}
     for word in words[:WORDS]:
-        held = languages_holding(conn, fts_query([word, word + EXACT]))
-        for lang in held:
-            tally[lang] = tally.get(lang, 0.0) + 1.0 / len(held)
+        held = notes_holding(conn, fts_query([word, word + EXACT]))
+        shares = {lang: n / (sizes.get(lang, 0) + smooth) for lang, n in held.items()}
+        total = sum(shares.values())
+        for lang, share in shares.items():
+            tally[lang] = tally.get(lang, 0.0) + share / total
     ranked = sorted(tally.values(), reverse=True)
     if ranked and ranked[0] >= 0.5 and (len(ranked) == 1 or ranked[0] >= LEAD * ranked[1]):
         asker.language = max(tally, key=lambda lang: tally[lang])

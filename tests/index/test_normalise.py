@@ -53,6 +53,27 @@ def test_query_stop_words_follow_the_index_languages() -> None:
     assert query_terms("die Einstellungen", ("en", "de"), mode="fold") == ["einstellungen"]
 
 
+def test_elided_articles_and_russian_function_words_are_stop_words() -> None:
+    # split from their word at the apostrophe, d' l' dell' un' were looked up as words of
+    # their own (dell1 is in every Italian note); Russian had no stop words at all
+    assert query_terms("faire un lien vers le titre d'une note", ("en", "fr"), "fold", "fr") == [
+        "faire",
+        "lien",
+        "vers",
+        "titre",
+        "note",
+    ]
+    assert query_terms("cambiare la lingua dell'interfaccia", ("en", "it"), "fold", "it") == [
+        "cambiare",
+        "lingua",
+        "interfaccia",
+    ]
+    assert query_terms("inserire un’immagine nella nota", ("en", "it"), "fold", "it") == ["inserire", "immagine", "nota"]
+    assert query_terms("как вставить картинку в заметку", ("en", "ru"), "fold", "ru") == ["вставить", "картинку", "заметку"]
+    # a question of nothing else keeps its words
+    assert query_terms("как", ("en", "ru"), "fold", "ru") == ["как"]
+
+
 def test_fts_syntax_is_neutralised() -> None:
     q = fts_query(query_terms('foo:bar "NEAR" * -x AND (y)', mode="fold"))
     assert q == '"foo" OR "bar" OR "near" OR "x" OR "y"'

@@ -139,3 +139,33 @@ def test_an_exact_word_counts_for_more_than_its_stem(tmp_path_factory: pytest.Te
     v.commit()
     _index(v.root, True)
     assert _paths(cli, v, "die Einstellungen")[0] == "de/lang.md"
+
+
+def test_a_word_one_language_writes_and_another_quotes_tells_the_first(
+    tmp_path_factory: pytest.TempPathFactory, cli
+) -> None:
+    # "modello" is Italian; one English page quotes it. Shared equally between the languages
+    # of the notes holding it, it told nothing; shared by the share of each language's notes
+    # holding it, it tells Italian, and the question is stemmed in Italian (giornaliero0
+    # finds "giornaliera")
+    v = make_git_vault(tmp_path_factory.mktemp("quoted") / "vault")
+    v.write(".kp/config.yaml", "embedder:\n  provider: none\n")
+    italian = [
+        ("Modelli", "Un modello è una nota che puoi inserire più volte nelle tue note."),
+        ("Nota giornaliera", "La nota giornaliera si apre ogni giorno con un modello scelto da te."),
+        ("Cartelle", "Ogni modello e ogni nota stanno in una cartella del tuo archivio."),
+    ]
+    for title, body in italian:
+        v.write(f"it/{title}.md", f"# {title}\n\n{body} Non è difficile: per questo basta che tu lo apra.\n")
+    for i in range(6):
+        v.write(f"en/Page {i}.md", f"# Page {i}\n\nThis page is about the settings of the app, number {i}.\n")
+    v.write(
+        "en/Translations.md",
+        "# Translations\n\nThe Italian help calls a template a modello: it is the same thing, and you can use it.\n",
+    )
+    v.commit()
+    _index(v.root, False)
+    data = _search(cli, v, "modello giornaliero", "--explain")
+    assert data["language"] == {"question": "it", "told_by": "notes"}
+    paths = [h["path"] for h in data["hits"]]
+    assert set(paths[:2]) == {"it/Modelli.md", "it/Nota giornaliera.md"}, paths
