@@ -154,6 +154,7 @@ def query_terms(
     mode: str = "fold+stem",
     asker: str | None = None,
     every: bool = False,
+    maybe: tuple[str, ...] = (),
 ) -> list[str]:
     """Terms for the lexical leg: each word, and for identifiers their parts and joined form;
     a run of an unspaced script as its bigrams and adjacent pairs (``segment.run_terms``).
@@ -163,7 +164,9 @@ def query_terms(
     question's language ``asker`` only (``language``). Stop words of the question's language
     (of the index's, when it is not known) are dropped when the query has other words. A term
     may come twice: it then weighs twice (``fts_query`` keeps it). ``every``: stemmed in each
-    of the index's languages (a question of unknown language that nothing holds as written)."""
+    of the index's languages (a question of unknown language that nothing holds as written);
+    ``maybe``: the languages a question of unknown language is too close to call between, each
+    of which stems it."""
 
     terms: list[str] = []
     for m in WORD_RE.finditer(query):
@@ -190,6 +193,8 @@ def query_terms(
     exact = dict(zip(words, (w + lang.EXACT for w in words), strict=True))
     stems: dict[str, list[str]] = {}
     stemmers = [asker] if asker in STEMMERS and asker != ENGLISH else []
+    if asker is None:
+        stemmers = [code for code in maybe if code in STEMMERS and code != ENGLISH]
     if every:
         stemmers = [code for code in languages if code in STEMMERS and code != ENGLISH]
     for code in stemmers:

@@ -47,6 +47,9 @@ class Asker:
     """The question's language, once known."""
     by: str = ""
     """How it was told: ``text`` or ``notes``."""
+    maybe: tuple[str, ...] = ()
+    """When it is not told: the languages its words' notes are too close to call between (each
+    within ``LEAD`` of the first), best first; the question is stemmed in each, none preferred."""
     notes: dict[int, tuple[int, str | None]] = field(default_factory=dict)
     """Passage id → (document id, its language), filled as passages are looked at."""
 
@@ -92,9 +95,14 @@ def vote(conn: apsw.Connection, asker: Asker, words: list[str]) -> None:
         for lang, share in shares.items():
             tally[lang] = tally.get(lang, 0.0) + share / total
     ranked = sorted(tally.values(), reverse=True)
-    if ranked and ranked[0] >= 0.5 and (len(ranked) == 1 or ranked[0] >= LEAD * ranked[1]):
+    if not ranked or ranked[0] < 0.5:
+        return
+    if len(ranked) == 1 or ranked[0] >= LEAD * ranked[1]:
         asker.language = max(tally, key=lambda lang: tally[lang])
         asker.by = "notes"
+        return
+    close = [lang for lang in tally if LEAD * tally[lang] >= ranked[0]]
+    asker.maybe = tuple(sorted(close, key=lambda lang: -tally[lang]))
 
 
 def boosts(conn: apsw.Connection, asker: Asker, legs: list[Leg]) -> dict[int, float]:

@@ -219,7 +219,7 @@ class Searcher:
             askers.vote(self.conn, asker, legs_mod.words_of(query))
         result.language, result.language_by = asker.language, asker.by
         if mode in ("hybrid", "lexical"):
-            ran.append(legs_mod.lexical(self.conn, query, filters, depth, asker.language))
+            ran.append(legs_mod.lexical(self.conn, query, filters, depth, asker.language, asker.maybe))
         if mode in ("hybrid", "vector"):
             if not self.has_vectors:
                 result.warnings.append("this index has no vectors (embedder: none); lexical results only")

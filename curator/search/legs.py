@@ -16,12 +16,15 @@ WEIGHTS = (1.5, 1.0, 0.5)
 """bm25() column weights: breadcrumb (title and headings), body, identifier sub-words."""
 
 
-def terms_for(conn: apsw.Connection, query: str, asker: str | None = None, every: bool = False) -> list[str]:
+def terms_for(
+    conn: apsw.Connection, query: str, asker: str | None = None, every: bool = False, maybe: tuple[str, ...] = ()
+) -> list[str]:
     """The query's terms as this epoch indexed words: its notes' languages, its normalisation;
-    stemmed in the question's language ``asker`` when it is known (``every``: in each)."""
+    stemmed in the question's language ``asker`` when it is known (``every``: in each; ``maybe``:
+    in each of the languages it may be in, when it is not known)."""
 
     mode = (get_json(conn, "fingerprint") or {}).get("normalisation", {}).get("mode", "fold+stem")
-    return query_terms(query, language.of_index(conn), mode, asker, every)
+    return query_terms(query, language.of_index(conn), mode, asker, every, maybe)
 
 
 def words_of(query: str) -> list[str]:
@@ -29,9 +32,16 @@ def words_of(query: str) -> list[str]:
     return [t for t in query_terms(query, mode="fold") if not RUN_RE.search(t)]
 
 
-def lexical(conn: apsw.Connection, query: str, filters: Filters, depth: int, asker: str | None = None) -> Leg:
+def lexical(
+    conn: apsw.Connection,
+    query: str,
+    filters: Filters,
+    depth: int,
+    asker: str | None = None,
+    maybe: tuple[str, ...] = (),
+) -> Leg:
     leg = Leg("lexical")
-    terms = terms_for(conn, query, asker)
+    terms = terms_for(conn, query, asker, maybe=maybe)
     if not terms:
         return leg
     rows = ranking.bm25(conn, fts_query(terms), WEIGHTS, filters, depth)

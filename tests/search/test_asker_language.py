@@ -169,3 +169,25 @@ def test_a_word_one_language_writes_and_another_quotes_tells_the_first(
     assert data["language"] == {"question": "it", "told_by": "notes"}
     paths = [h["path"] for h in data["hits"]]
     assert set(paths[:2]) == {"it/Modelli.md", "it/Nota giornaliera.md"}, paths
+
+
+def test_a_question_too_close_to_call_is_stemmed_in_each_language_it_may_be(
+    tmp_path_factory: pytest.TempPathFactory, cli
+) -> None:
+    # "importar" is Spanish and Portuguese alike: the question's language is not told, and it
+    # was stemmed in none, so "importada" never found "importadas"; stemmed in both it does,
+    # and neither language is preferred
+    v = make_git_vault(tmp_path_factory.mktemp("close") / "vault")
+    v.write(".kp/config.yaml", "embedder:\n  provider: none\n")
+    v.write("es/Importar.md", "# Importar\n\nPuedes importar tus archivos desde otra aplicación, y en la bóveda.\n")
+    v.write("pt/Importar.md", "# Importar\n\nPode importar os seus ficheiros de outra aplicação, e no cofre.\n")
+    v.write(
+        "es/Carpetas.md",
+        "# Carpetas\n\nLas notas importadas quedan en una carpeta de la bóveda, y puedes moverlas desde otra aplicación.\n",
+    )
+    v.write("en/Import.md", "# Import\n\nYou can import your files from another app, and they are in the vault.\n")
+    v.commit()
+    _index(v.root, False)
+    data = _search(cli, v, "importar nota importada")
+    assert "language" not in data  # not told
+    assert "es/Carpetas.md" in [h["path"] for h in data["hits"]]
