@@ -7,11 +7,10 @@ proposal's folder (``proposals.store``).
 from __future__ import annotations
 
 import os
-import threading
 from typing import TYPE_CHECKING, Any
 
 from curator import clock, yaml_reader
-from curator.proposals import store
+from curator.proposals import manifest_yaml, store
 from curator.proposals.layout import DIFF, EVENTS, FILES, MANIFEST, PROPOSALS_DIR
 from curator.vault.discover import Vault
 from curator.vault.paths import escape_reason
@@ -43,10 +42,6 @@ def created_from_ulid(ulid: str) -> str | None:
 # a few hundred files. Larger ones (an adopt of thousands of notes: half a megabyte, a second or
 # two of YAML) are shown by their id at first and read after the first paint.
 MANIFEST_CAP = 64 * 1024
-# Large manifests kept parsed (their bytes and data), a few at a time.
-LARGE_KEPT = 4
-_large: dict[str, tuple[bytes, dict[str, Any] | None]] = {}
-_large_lock = threading.Lock()
 
 
 def _folder(vault: Vault, ulid: str) -> store.DiskFolder:
@@ -70,25 +65,8 @@ def read_manifest(vault: Vault, ulid: str, cap: int = MANIFEST_CAP) -> dict[str,
     raw = _folder(vault, ulid).file(MANIFEST, cap)
     if raw is None:
         return None
-    if len(raw) <= MANIFEST_CAP:
-        return _parse(raw)
-    # A large one is read by the queue's worker and by the pre-flight's stored diff, often at
-    # the same moment: parsed once (the same bytes give the same data).
-    key = os.path.join(vault.root, ulid)
-    with _large_lock:
-        found = _large.get(key)
-        if found is not None and found[0] == raw:
-            return found[1]
-        data = _parse(raw)
-        if len(_large) >= LARGE_KEPT:
-            _large.clear()
-        _large[key] = (raw, data)
-        return data
-
-
-def _parse(raw: bytes) -> dict[str, Any] | None:
     try:
-        data = yaml_reader.load(raw.decode("utf-8"))
+        data = manifest_yaml.load(raw)
     except (yaml_reader.YamlRefused, ValueError):
         return None
     return data if isinstance(data, dict) else None

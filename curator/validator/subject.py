@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from curator import yaml_reader
 from curator.proposals import events as events_mod
+from curator.proposals import manifest_yaml
 from curator.proposals.diff import DiffError, FilePatch
 from curator.proposals.diff import parse as parse_diff
 from curator.proposals.hunks import HunkConflict, Placed, place
@@ -190,15 +191,13 @@ def _load_manifest(subject: Subject) -> None:
         else:
             subject.manifest_problems.append("proposal.yaml is missing")
         return
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        subject.manifest_problems.append("proposal.yaml is not UTF-8")
-        return
     from curator.proposals.manifest import parse as parse_manifest
 
     try:
-        data = yaml_reader.load(text)
+        data = manifest_yaml.load(raw)
+    except UnicodeDecodeError:
+        subject.manifest_problems.append("proposal.yaml is not UTF-8")
+        return
     except yaml_reader.YamlTooLarge as e:
         subject.manifest_problems.append(f"proposal.yaml {e.problem}")
         return
