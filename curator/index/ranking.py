@@ -200,22 +200,24 @@ def notes_of(conn: apsw.Connection, pids: list[int], languages: bool) -> dict[in
     return out
 
 
+UNTOLD = ""
+"""The language key of the notes whose language is not known, in ``notes_holding`` and
+``notes_per_language``."""
+
+
 def notes_holding(conn: apsw.Connection, match: str) -> dict[str, int]:
-    """Language → how many of its notes have a passage matching ``match`` (notes of no known
-    language left out)."""
+    """Language → how many of its notes have a passage matching ``match`` (``UNTOLD``: the
+    notes of no known language)."""
     return {
-        str(lang): int(n)
+        str(lang or UNTOLD): int(n)
         for lang, n in conn.execute(
             "SELECT d.lang, COUNT(DISTINCT d.id) FROM passages_fts f JOIN passages p ON p.id = f.rowid "
-            "JOIN documents d ON d.id = p.doc_id WHERE passages_fts MATCH ? AND d.lang IS NOT NULL GROUP BY d.lang",
+            "JOIN documents d ON d.id = p.doc_id WHERE passages_fts MATCH ? GROUP BY d.lang",
             (match,),
         )
     }
 
 
 def notes_per_language(conn: apsw.Connection) -> dict[str, int]:
-    """Language → how many notes of the index are in it (notes of no known language left out)."""
-    return {
-        str(lang): int(n)
-        for lang, n in conn.execute("SELECT lang, COUNT(*) FROM documents WHERE lang IS NOT NULL GROUP BY lang")
-    }
+    """Language → how many notes of the index are in it (``UNTOLD``: of no known language)."""
+    return {str(lang or UNTOLD): int(n) for lang, n in conn.execute("SELECT lang, COUNT(*) FROM documents GROUP BY lang")}

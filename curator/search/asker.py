@@ -26,7 +26,7 @@ from curator.index import db
 from curator.index.detect import detect
 from curator.index.language import EXACT
 from curator.index.normalise import fts_query
-from curator.index.ranking import notes_holding, notes_of, notes_per_language
+from curator.index.ranking import UNTOLD, notes_holding, notes_of, notes_per_language
 from curator.search.filters import Leg
 
 BOOST = 1.2
@@ -80,7 +80,10 @@ def vote(conn: apsw.Connection, asker: Asker, words: list[str]) -> None:
     notes that hold it, so a word of one language that another's notes quote once or twice
     (``modello`` in an English page about Italian templates) still speaks for the first. The
     share is smoothed by the mean number of notes a language has, so the few notes of a small
-    language (a Catalan word that French writes too) do not outvote the many of a large one."""
+    language (a Catalan word that French writes too) do not outvote the many of a large one.
+    The notes whose language is not known vote as one more language: a question whose words
+    only they hold (Catalan, where the detector leaves most notes untold) is not told by the
+    one word a known language shares with it."""
     if asker.language or not asker.multilingual:
         return
     sizes = notes_per_language(conn)
@@ -97,11 +100,12 @@ def vote(conn: apsw.Connection, asker: Asker, words: list[str]) -> None:
     ranked = sorted(tally.values(), reverse=True)
     if not ranked or ranked[0] < 0.5:
         return
+    first = max(tally, key=lambda lang: tally[lang])
     if len(ranked) == 1 or ranked[0] >= LEAD * ranked[1]:
-        asker.language = max(tally, key=lambda lang: tally[lang])
-        asker.by = "notes"
+        if first != UNTOLD:
+            asker.language, asker.by = first, "notes"
         return
-    close = [lang for lang in tally if LEAD * tally[lang] >= ranked[0]]
+    close = [lang for lang in tally if LEAD * tally[lang] >= ranked[0] and lang != UNTOLD]
     asker.maybe = tuple(sorted(close, key=lambda lang: -tally[lang]))
 
 

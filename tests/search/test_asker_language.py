@@ -191,3 +191,20 @@ def test_a_question_too_close_to_call_is_stemmed_in_each_language_it_may_be(
     data = _search(cli, v, "importar nota importada")
     assert "language" not in data  # not told
     assert "es/Carpetas.md" in [h["path"] for h in data["hits"]]
+
+
+def test_notes_of_no_known_language_vote_as_one(tmp_path_factory: pytest.TempPathFactory, cli) -> None:
+    # the Catalan note is too short for the detector; only it holds "quines", "enllacen",
+    # "aquesta", while Spanish notes hold "nota": the untold note's words outvote the one word
+    # Spanish shares, so the question is not told Spanish and the Catalan note stays first
+    v = make_git_vault(tmp_path_factory.mktemp("untold") / "vault")
+    v.write(".kp/config.yaml", "embedder:\n  provider: none\n")
+    v.write("ca/Retroenllaços.md", "# Retroenllaços\n\nQuines notes enllacen aquesta nota.\n")
+    for i, topic in enumerate(("las etiquetas", "los enlaces", "las carpetas")):
+        v.write(f"es/Nota {i}.md", f"# Nota {i}\n\nUna nota sobre {topic} de la bóveda, y lo que puedes hacer con ella.\n")
+    v.write("en/Links.md", "# Links\n\nA link points to another page, and you can see the links in the app.\n")
+    v.commit()
+    _index(v.root, False)
+    data = _search(cli, v, "quines notes enllacen a aquesta nota", "--explain")
+    assert data.get("language", {}).get("question") is None, data.get("language")
+    assert data["hits"][0]["path"] == "ca/Retroenllaços.md"
