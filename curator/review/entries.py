@@ -195,36 +195,53 @@ def list_ids(vault: Vault) -> list[str]:
     return store.list_ids(vault.root)
 
 
-def check(vault: Vault, settings: Settings, ulid: str, kept_in: str | None = None) -> ProposalReport:
+@dataclass
+class Read:
+    """One proposal as the pre-flight read it, in one view of the repository: its kept verdict
+    is looked up and its report made on the same reading (the work tree walked once, the
+    proposal's folder read once), not on two."""
+
+    state: RepoState
+    proposal: store.ProposalDir
+
+
+def read(vault: Vault, settings: Settings, ulid: str) -> Read:
+    v = fresh(vault)
+    return Read(RepoState(v, settings), store.load_within(v.root, ulid, settings.limits))
+
+
+def check(
+    vault: Vault, settings: Settings, ulid: str, kept_in: str | None = None, done: Read | None = None
+) -> ProposalReport:
     """The pre-flight: the validator (with its drift check against the work tree) on one proposal,
     its full report with the proposal as read (what the diff is drawn from).
 
     ``kept_in``: where verdicts are kept (``validator.verdicts``). A verdict kept of the same
     proposal, HEAD, config and work tree gives the findings, and the proposal is only read (a
-    6,500-note adopt: a few seconds, not the rules' many); one judged now is kept."""
+    6,500-note adopt: a few seconds, not the rules' many); one judged now is kept. ``done``:
+    the reading ``kept`` made, taken again."""
     from curator.validator import verdicts
     from curator.validator.verdict import validate_proposal
 
-    v = fresh(vault)
-    state = RepoState(v, settings)
-    proposal = store.load_within(v.root, ulid, settings.limits)
+    done = done or read(vault, settings, ulid)
+    state, proposal = done.state, done.proposal
     if kept_in is None:
         return validate_proposal(state, proposal)
     found = verdicts.verdict(state, proposal, kept_in)
     return found.report if found.report is not None else verdicts.report(state, proposal, kept_in)
 
 
-def kept(vault: Vault, settings: Settings, ulid: str, kept_in: str | None) -> tuple[Verdict, str] | None:
-    """The verdict kept of one proposal on the inputs it meets now (``verdicts.kept``), and the
-    digest of the folder it is of (what ``a`` applies); None when none is kept: nothing is judged."""
+def kept(vault: Vault, settings: Settings, ulid: str, kept_in: str | None) -> tuple[tuple[Verdict, str] | None, Read]:
+    """The verdict kept of one proposal on the inputs it meets now (``verdicts.kept``) with the
+    digest of the folder it is of (what ``a`` applies), None when none is kept (nothing is
+    judged); and the reading it was looked up on, for ``check``."""
     from curator.validator import verdicts
 
+    done = read(vault, settings, ulid)
     if kept_in is None:
-        return None
-    v = fresh(vault)
-    proposal = store.load_within(v.root, ulid, settings.limits)
-    found = verdicts.kept(RepoState(v, settings), proposal, kept_in)
-    return (found, proposal.digest()) if found is not None else None
+        return None, done
+    found = verdicts.kept(done.state, done.proposal, kept_in)
+    return ((found, done.proposal.digest()) if found is not None else None), done
 
 
 def check_all(

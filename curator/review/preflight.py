@@ -174,7 +174,7 @@ class Preflight(Widget):
             shown.wait(timeout=1)
         if worker.is_cancelled:
             return
-        kept = entries_mod.kept(self.vault, self.settings, ulid, self.kept_in)
+        kept, done = entries_mod.kept(self.vault, self.settings, ulid, self.kept_in)
         # Judged before on the same proposal, HEAD, config and work tree (curator proposals,
         # validate, this queue): the verdict is in at once, and a applies the folder it is of.
         # It is looked up before the stored diff is read (a 6,500-change manifest is seconds of
@@ -187,7 +187,7 @@ class Preflight(Widget):
         more = self._stored(ulid, token, STORED_FIRST, worker) if stored_first else 0
         if more is None or worker.is_cancelled:
             return
-        report = entries_mod.check(self.vault, self.settings, ulid, self.kept_in)
+        report = entries_mod.check(self.vault, self.settings, ulid, self.kept_in, done)
         model = self._model(report)
         # Delivered even when the reviewer has moved on: it is this proposal's verdict.
         self.post_message(self.Done(ulid, token, report, model))
