@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -26,8 +25,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import peer_checkout, powershell_vault
-from common import timed as wall_timed
+from common import peer_checkout, powershell_vault, process_times
 
 STEPS = ("adopt", "validate", "proposals", "apply")
 GIT_ENV = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@b"}
@@ -45,12 +43,8 @@ def prepared_vault() -> Path:
 
 
 def timed(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[tuple[float, float], str]:
-    """(wall, CPU) seconds of a process and its stdout: CPU time (user + system) says less
-    about the machine's other load than wall time does."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    wall, out = wall_timed(cmd, env, cwd=cwd)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    """((wall, CPU) seconds, stdout) of one step's process (``common.process_times``)."""
+    wall, cpu, out = process_times(cmd, env, cwd)
     return (wall, cpu), out
 
 
