@@ -85,7 +85,7 @@ class Item:
 
 class Folder(Protocol):
     """A proposal folder wherever it is: on disk (``DiskFolder``), or in a git tree or index
-    (``validator.staged``'s). ``read`` loads whichever ``ProposalDir`` it holds, by one set of rules."""
+    (``validator.staged_proposal.TreeFolder``). ``read`` loads whichever ``ProposalDir`` it holds, by one set of rules."""
 
     def state(self) -> str:
         """``missing``, ``folder``, or ``not-a-folder`` (a file or a symlink where the folder should be)."""
