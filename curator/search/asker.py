@@ -59,12 +59,17 @@ class Asker:
 
 
 def of_index(conn: apsw.Connection, query: str) -> Asker:
-    """The index's languages, and the question's when its text tells it."""
+    """The index's languages, and the question's when its text tells it. In an index whose
+    notes are all in one language the question may be in that one (``maybe``): it is stemmed
+    by its rules, so ``raccourci`` finds a French vault's ``raccourcis``, and nothing is
+    preferred."""
     told = db.get_json(conn, "told_languages", None)
     asker = Asker(frozenset(told or ()))
     if asker.multilingual:
         asker.language = detect(query, asker.languages, short=True)
         asker.by = "text" if asker.language else ""
+    else:
+        asker.maybe = tuple(asker.languages)
     return asker
 
 

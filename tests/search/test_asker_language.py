@@ -208,3 +208,23 @@ def test_notes_of_no_known_language_vote_as_one(tmp_path_factory: pytest.TempPat
     data = _search(cli, v, "quines notes enllacen a aquesta nota", "--explain")
     assert data.get("language", {}).get("question") is None, data.get("language")
     assert data["hits"][0]["path"] == "ca/Retroenllaços.md"
+
+
+def test_a_question_in_a_vault_of_one_other_language_is_stemmed_by_its_rules(
+    tmp_path_factory: pytest.TempPathFactory, cli
+) -> None:
+    # every note is French (told by its text, no lang: said): the question was stemmed in no
+    # language, so "raccourci" found "raccourcis" only when no word of the question was found
+    # as written ("thème" is)
+    v = make_git_vault(tmp_path_factory.mktemp("french") / "vault")
+    v.write(".kp/config.yaml", "embedder:\n  provider: none\n")
+    v.write(
+        "Raccourcis.md",
+        "# Raccourcis clavier\n\nLes raccourcis clavier se changent dans les paramètres, et vous pouvez les modifier.\n",
+    )
+    v.write("Thèmes.md", "# Thèmes\n\nUn thème change l'apparence de l'application, et vous pouvez le choisir.\n")
+    v.commit()
+    _index(v.root, False)
+    data = _search(cli, v, "thème raccourci")
+    assert sorted(h["path"] for h in data["hits"]) == ["Raccourcis.md", "Thèmes.md"]
+    assert "language" not in data  # nothing preferred
