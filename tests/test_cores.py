@@ -120,3 +120,26 @@ def test_a_first_index_reports_its_workers(tmp_path, monkeypatch: pytest.MonkeyP
     assert first["indexed"] == documents.PARALLEL_FROM and first["workers"] == 2
     again = json.loads(cli("--vault", v.root, "--json", "index").out)
     assert again["workers"] == 0  # nothing needed reading
+
+
+def test_a_limit_of_every_core_asks_threadpoolctl_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threadpoolctl
+
+    limited: list[int] = []
+
+    class Counting:
+        def __init__(self, limits: int) -> None:
+            limited.append(limits)
+
+        def __enter__(self) -> None:
+            return None
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+    monkeypatch.setattr(threadpoolctl, "threadpool_limits", Counting)
+    with cores.bounded(2):
+        pass
+    with cores.bounded(1):
+        pass
+    assert limited == [1]
