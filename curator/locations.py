@@ -29,7 +29,12 @@ def curator_command() -> list[str]:
 
 
 def cache_root() -> str:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    """``$XDG_CACHE_HOME/curator``, default ``~/.cache/curator``. A relative ``XDG_CACHE_HOME`` is
+    ignored, as the XDG rule says: it would put the index, the log and the leak scanner's kept
+    patterns in whatever folder a command runs from (the vault, when it is run there)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "curator")
 
 
