@@ -167,6 +167,7 @@ def run(app: App, dry_run: bool) -> int:
                 ),
                 author=stage.default_author(vault),
                 base=stage.head_commit(vault),
+                kept_in=app.verdicts(),
             )
             report = staged.report
             staged_id = staged.id if staged.ok else None

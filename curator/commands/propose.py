@@ -60,6 +60,7 @@ def run(
             base=base,
             restores=collected.restores,
             blobs=collected.blobs,
+            kept_in=app.verdicts(),
         )
     report = staged.report
     if app.json:

@@ -22,6 +22,7 @@ from curator.validator.notes import check_note
 from curator.validator.report import Judged, commits_to_json, commits_to_text, to_json, to_text
 from curator.validator.staged_proposal import load_proposal
 from curator.validator.state import RepoState
+from curator.validator.verdict_key import keeps
 from curator.vault.discover import Vault
 from curator.vault.identity import is_ulid
 from curator.vault.paths import is_note_path
@@ -59,7 +60,9 @@ def _resolve(vault: Vault, targets: tuple[str, ...], settings: Settings) -> tupl
 def _pending(state: RepoState, ids: list[str]) -> list[str]:
     """The proposals HEAD's committed records leave undecided (a forged line decides nothing)."""
     return [
-        pid for pid in ids if events_mod.committed_status(state.head_bytes(f"{PROPOSALS_DIR}/{pid}/{EVENTS}")) == events_mod.PENDING
+        pid
+        for pid in ids
+        if events_mod.committed_status(state.head_bytes(f"{PROPOSALS_DIR}/{pid}/{EVENTS}")) == events_mod.PENDING
     ]
 
 
@@ -81,7 +84,7 @@ def run(
     commits: str | None = None,
 ) -> int:
     from curator.validator.verdict import validate_proposal
-    from curator.validator.verdicts import keeps, verdict
+    from curator.validator.verdicts import verdict
 
     if commits is not None:
         if staged or all_ or targets or against != "HEAD":

@@ -37,7 +37,7 @@ from curator.proposals.hunks import HunkConflict, same_places
 from curator.proposals.hunks import place as place_hunks
 from curator.proposals.layout import EVENTS, PROPOSALS_DIR
 from curator.settings import CONFIG, Settings
-from curator.validator import verdicts
+from curator.validator import verdict_key, verdicts
 from curator.validator.state import RepoState
 from curator.validator.subject import ChangeView
 from curator.validator.verdict import ProposalReport
@@ -284,7 +284,7 @@ def _apply(
     state = RepoState(vault, _committed_rules(vault, settings))
     _check_as_committed(vault, ulid)
     progress("checking the proposal", 0, 0)
-    report = verdicts.report(state, proposal, kept if verdicts.keeps(state) else None)
+    report = verdicts.report(state, proposal, kept if verdict_key.keeps(state) else None)
     if report.status != events_mod.PENDING:
         raise CheckFailed(f"proposal {ulid} is already {report.status}")
     if not report.ok:

@@ -33,6 +33,7 @@ from curator.proposals import store
 from curator.proposals.layout import DIFF, FILES, MANIFEST, PROPOSALS_DIR
 from curator.proposals.manifest import AUTHOR_KINDS, Author, Change, Manifest, Op
 from curator.settings import Settings
+from curator.validator import verdict_key, verdicts
 from curator.validator.state import RepoState
 from curator.validator.verdict import ProposalReport, validate_proposal
 from curator.vault.discover import Vault
@@ -164,18 +165,33 @@ def stage(
     ulid: str | None = None,
     supersedes: str | None = None,
     revised_by: Author | None = None,
+    kept_in: str | None = None,
 ) -> Staged:
     """Validate ``drafts`` as a proposal and stage it only if it is valid, under the vault lock.
 
     ``restores``: work-tree files to put back once the proposal holds their edits
     (the validator sees them as restored). ``blobs``: base blobs the proposal names
-    that the object store lacks; written only when the proposal is staged.
+    that the object store lacks; written only when the proposal is staged. ``kept_in``: where
+    verdicts are kept (``validator.verdicts``): the verdict of a staged proposal is kept there
+    when nothing stood in front of the work tree, and the review reads it back at once.
     """
     if not drafts:
         raise UsageError("nothing to propose: no changed notes")
     with recovery.locked(vault, "propose"):
         return _stage(
-            vault, settings, drafts, title, rationale, author, base, restores, blobs, ulid, supersedes, revised_by
+            vault,
+            settings,
+            drafts,
+            title,
+            rationale,
+            author,
+            base,
+            restores,
+            blobs,
+            ulid,
+            supersedes,
+            revised_by,
+            kept_in,
         )
 
 
@@ -192,6 +208,7 @@ def _stage(
     ulid: str | None,
     supersedes: str | None,
     revised_by: Author | None,
+    kept_in: str | None = None,
 ) -> Staged:
     ulid = ulid or new_ulid()
     restores = restores or []
@@ -206,10 +223,14 @@ def _stage(
         revised_by=revised_by,
     )
     overlay = {r.path: (None if r.restore is None else propose_journal.restore_bytes(vault, r)) for r in restores}
-    report = validate_proposal(RepoState(vault, settings, overlay, blobs=blobs), proposal)
+    state = RepoState(vault, settings, overlay, blobs=blobs)
+    if kept_in is not None:
+        verdict_key.prime(state)
+    report = validate_proposal(state, proposal)
     if not report.ok:
         return Staged(ulid, report)
     folder = _publish(vault, proposal, restores, blobs or {})
+    verdicts.kept_staged(state, report, kept_in)
     return Staged(ulid, report, folder, restores)
 
 

@@ -29,36 +29,26 @@ judged again.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
-import sys
-import time
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import util
 from typing import Any, TypeVar
 
 from curator.errors import CuratorError
 from curator.fsutil import read_own, write_atomic
 from curator.locations import make_private
 from curator.proposals import events as events_mod
+from curator.proposals import store
 from curator.proposals.store import ProposalDir
 from curator.validator.finding import Finding
 from curator.validator.state import RepoState
 from curator.validator.subject import WORST_FIRST, Drift, build
 from curator.validator.verdict import ProposalReport, validate_proposal
-from curator.vault.tree import GitView, walk
+from curator.validator.verdict_key import SCHEMA, keeps, key_of, settled, walked
 
 T = TypeVar("T")
 
-SCHEMA = "verdicts/1"
-RACY_NS = 2_000_000_000
-"""A file changed this recently may change again unseen (same size, same time)."""
 MAX_BYTES = 64 * 1024 * 1024
-GIT_FILES = ("index", "config", "info/exclude", "info/attributes", "HEAD")
-"""Files of the git directory a verdict depends on (HEAD itself is in the key by commit)."""
-LIBRARIES = ("pygit2", "ruamel.yaml", "unidiff", "detect_secrets", "pydantic")
 
 
 @dataclass(frozen=True)
@@ -164,14 +154,19 @@ def verdict(state: RepoState, proposal: ProposalDir, folder: str | None) -> Verd
 
     The one function the CLI and the review UI call for a verdict to show; ``report`` on the
     result is the validator's full report when it was judged in this call (None when read back)."""
-    key = _key(state, proposal) if folder is not None else None
+    key = key_of(state, proposal) if folder is not None else None
     if key is not None and folder is not None:
         kept = _read(folder, proposal.id, key)
         if kept is not None:
             return kept
     report = validate_proposal(state, proposal)
     found = of_report(report)
-    if key is not None and folder is not None and _settled(state) and _key(state, proposal, again=True) == key:
+    if (
+        key is not None
+        and folder is not None
+        and settled(state, proposal.id)
+        and key_of(state, proposal, again=True) == key
+    ):
         _write(folder, proposal.id, key, found)
     return found
 
@@ -179,8 +174,35 @@ def verdict(state: RepoState, proposal: ProposalDir, folder: str | None) -> Verd
 def kept(state: RepoState, proposal: ProposalDir, folder: str | None) -> Verdict | None:
     """The verdict kept of ``proposal`` on the inputs it meets in ``state``, or None; nothing is
     judged (the review UI shows it at once and makes the report for the diff after)."""
-    key = _key(state, proposal) if folder is not None else None
+    key = key_of(state, proposal) if folder is not None else None
     return _read(folder, proposal.id, key) if key is not None and folder is not None else None
+
+
+def kept_staged(state: RepoState, report: ProposalReport, folder: str | None) -> None:
+    """Keep the verdict of a proposal judged before it was staged (``operations.stage``), now that
+    it is: ``curator proposals``, the review and ``apply`` then read it back instead of judging
+    the proposal again (seconds for a 6,500-note adopt).
+
+    Kept only when nothing it depends on differs from what was judged: the folder now holds the
+    proposal judged (its bytes; no events yet), and the work tree outside it, HEAD and the config
+    are as ``prime`` found them before judging (the same key, whichever side computes it). The
+    judged state had nothing in front of the work tree (``keeps``: no restored edits, no blobs
+    the object store lacked), so it is the state a later judge meets."""
+    subject = report.subject
+    if folder is None or subject is None or not keeps(state) or not walked(state):
+        return
+    judged = subject.proposal
+    try:
+        staged = store.load_within(state.vault.root, judged.id, state.settings.limits)
+    except CuratorError:
+        return
+    if not staged.exists or staged.events is not None or staged.digest() != judged.digest():
+        return
+    key = key_of(state, staged)
+    after = RepoState(state.vault, state.settings)
+    if key is None or key_of(after, staged) != key or not settled(after, staged.id):
+        return
+    _write(folder, staged.id, key, of_report(report))
 
 
 def report(state: RepoState, proposal: ProposalDir, folder: str | None) -> ProposalReport:
@@ -189,7 +211,7 @@ def report(state: RepoState, proposal: ProposalDir, folder: str | None) -> Propo
     since it was judged. The work tree is looked at after the proposal's files are read: a file
     changed before that read shows in its size or time, and the verdict is judged again."""
     subject = build(proposal, state)
-    key = _key(state, proposal, again=True) if folder is not None else None
+    key = key_of(state, proposal, again=True) if folder is not None else None
     kept = _read(folder, proposal.id, key) if key is not None and folder is not None else None
     if (
         kept is not None
@@ -202,116 +224,6 @@ def report(state: RepoState, proposal: ProposalDir, folder: str | None) -> Propo
     ):
         return ProposalReport(proposal.id, list(kept.findings), kept.auto_applicable, kept.status, kept.drift, subject)
     return validate_proposal(state, proposal, subject)
-
-
-def keeps(state: RepoState) -> bool:
-    """Whether verdicts in ``state`` may be kept: the work tree against HEAD, as it is."""
-    return type(state) is RepoState and state.against == "HEAD" and not state.overlay and not state.pending_blobs
-
-
-def _key(state: RepoState, proposal: ProposalDir, *, again: bool = False) -> str | None:
-    if not keeps(state):
-        return None
-    h = hashlib.sha256()
-    for part in (
-        SCHEMA,
-        _code(),
-        proposal.id,
-        proposal.digest(),
-        "events " + hashlib.sha256(proposal.events).hexdigest() if proposal.events is not None else "no events",
-        f"exists {proposal.exists} bytes {proposal.total_bytes}",
-        state.head_commit_id or "unborn",
-        json.dumps(state.settings.to_dict(), sort_keys=True, default=str),
-        _worktree(state, again=again)[0],
-    ):
-        h.update(part.encode("utf-8", "surrogateescape") + b"\0")
-    return h.hexdigest()
-
-
-def _settled(state: RepoState) -> bool:
-    """No file of the work tree changed so recently that a second change could go unseen."""
-    return time.time_ns() - _worktree(state)[1] > RACY_NS
-
-
-def _worktree(state: RepoState, *, again: bool = False) -> tuple[str, int]:
-    """(a digest of the work tree's files by path, size and time, with git's own files; the newest
-    time among them), once per state unless ``again`` (after judging: did it change meanwhile?)."""
-    attr = "_verdicts_worktree"
-    known = getattr(state, attr, None)
-    if known is not None and not again:
-        return known  # type: ignore[no-any-return]
-    h = hashlib.sha256()
-    newest = 0
-    # Folders git ignores are not entered (a virtualenv, an index kept in the vault): what a
-    # proposal may write there is refused by its path alone.
-    listing = walk(state.vault.root, GitView(state.vault).dir_ignored, sizes=True)
-    for f in sorted(listing.files, key=lambda f: f.path):
-        h.update(f"{f.path}\0{f.size}\0{f.mtime_ns}\n".encode("utf-8", "surrogateescape"))
-        newest = max(newest, f.mtime_ns)
-    for skip in sorted(listing.skips, key=lambda s: s.path):
-        h.update(f"skip {skip.path}\0{skip.reason}\n".encode("utf-8", "surrogateescape"))
-    for pruned in sorted(listing.pruned):
-        h.update(f"pruned {pruned}\n".encode("utf-8", "surrogateescape"))
-    config = os.path.join(state.vault.root, ".kp", "config.yaml")
-    outside = [os.path.join(state.vault.git_dir, name) for name in GIT_FILES] + [config, *_git_user_files(state)]
-    for path in outside:
-        try:
-            st = os.stat(path)
-        except OSError:
-            h.update(f"{path} absent\n".encode("utf-8", "surrogateescape"))
-            continue
-        h.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode("utf-8", "surrogateescape"))
-        newest = max(newest, st.st_mtime_ns)
-    known = (h.hexdigest(), newest)
-    setattr(state, attr, known)
-    return known
-
-
-def _git_user_files(state: RepoState) -> list[str]:
-    """The user's and the system's git config, ignore and attribute files (line endings, ignores)."""
-    home = os.path.expanduser("~")
-    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-    found = [os.path.join(home, ".gitconfig"), "/etc/gitconfig"]
-    found += [os.path.join(xdg, "git", name) for name in ("config", "ignore", "attributes")]
-    found += [os.environ[v] for v in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM") if os.environ.get(v)]
-    with contextlib.suppress(Exception):  # pygit2 raises its own errors on an odd config
-        config = state.repo.config
-        for name in ("core.excludesFile", "core.attributesFile"):
-            if name in config:
-                found.append(os.path.expanduser(str(config[name])))
-    return found
-
-
-@lru_cache(maxsize=1)
-def _code() -> str:
-    """Curator as installed: its source files by path, size and time, and the judging libraries'
-    files. A new release, an edited checkout or an upgraded library judges again."""
-    return sources(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def sources(root: str) -> str:
-    """A digest of the Python and YAML files under ``root`` (path, size, time) and of the judging
-    libraries' files."""
-    h = hashlib.sha256(sys.version.encode())
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files):
-            if name.endswith((".py", ".yaml")):
-                st = os.stat(os.path.join(folder, name))
-                rel = os.path.relpath(os.path.join(folder, name), root)
-                h.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
-    for lib in LIBRARIES:
-        # Found, not imported (detect-secrets alone is a tenth of a second): a library upgraded
-        # or reinstalled rewrites the file its package starts from.
-        spec = util.find_spec(lib)
-        origin = spec.origin if spec is not None else None
-        try:
-            seen = os.stat(origin) if origin else None
-        except OSError:
-            seen = None
-        size, mtime = (seen.st_size, seen.st_mtime_ns) if seen is not None else (-1, -1)
-        h.update(f"{lib} {origin} {size} {mtime}\n".encode())
-    return h.hexdigest()
 
 
 def _path(folder: str, ulid: str) -> str:

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from curator.validator import verdicts
+from curator.validator import verdict_key, verdicts
 from curator.validator.verdict import ProposalReport, validate_proposal
 from tests.builders import make_proposal, modify
-from tests.conftest import GitVault, Result
+from tests.conftest import GitVault, Result, note
 
 Cli = Callable[..., Result]
 
@@ -51,14 +51,20 @@ def _proposal(vault: GitVault) -> str:
 
 def test_a_verdict_is_judged_once_and_read_back_the_same(vault: GitVault, cli: Cli, judged: list[str]) -> None:
     pid = _proposal(vault)
-    first = [cli("--vault", vault.root, "validate", pid), cli("--vault", vault.root, "validate", pid, "--format", "json")]
+    first = [
+        cli("--vault", vault.root, "validate", pid),
+        cli("--vault", vault.root, "validate", pid, "--format", "json"),
+    ]
     assert judged == [pid]
     queue = cli("--vault", vault.root, "--json", "proposals")
-    again = [cli("--vault", vault.root, "validate", pid), cli("--vault", vault.root, "validate", pid, "--format", "json")]
+    again = [
+        cli("--vault", vault.root, "validate", pid),
+        cli("--vault", vault.root, "validate", pid, "--format", "json"),
+    ]
     assert judged == [pid]  # the queue and the second validate read it back
-    assert [(r.code, r.out) for r in again] == [(r.code, r.out) for r in first] and first[0].out == f"{pid}: valid\n" + (
-        "checked 1 proposal(s): all valid\n"
-    )
+    assert [(r.code, r.out) for r in again] == [(r.code, r.out) for r in first] and first[
+        0
+    ].out == f"{pid}: valid\n" + ("checked 1 proposal(s): all valid\n")
     assert json.loads(queue.out)["proposals"][0]["verdict"] == "valid"
     kept = list((Path(os.environ["XDG_CACHE_HOME"]) / "curator").glob("*/verdicts/*.json"))
     assert [p.name for p in kept] == [f"{pid}.json"]
@@ -96,25 +102,25 @@ def _new_note(vault: GitVault, pid: str) -> None:
 
 
 def _new_code(vault: GitVault, pid: str) -> None:
-    verdicts._code.cache_clear()
-    verdicts._code = lambda: "another release"  # type: ignore[assignment]  # undone by the fixture
+    verdict_key.code.cache_clear()
+    verdict_key.code = lambda: "another release"  # type: ignore[assignment]  # undone by the fixture
 
 
 @pytest.fixture(autouse=True)
 def _keep_code() -> Any:
-    code = verdicts._code
+    code = verdict_key.code
     yield
-    verdicts._code = code  # type: ignore[assignment]
+    verdict_key.code = code  # type: ignore[assignment]
 
 
 def test_an_edited_source_file_is_another_curator(tmp_path: Path) -> None:
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "paths.py").write_text("A = 1\n")
-    before = verdicts.sources(str(tmp_path))
-    assert verdicts.sources(str(tmp_path)) == before
+    before = verdict_key.sources(str(tmp_path))
+    assert verdict_key.sources(str(tmp_path)) == before
     (tmp_path / "rules" / "paths.py").write_text("A = 2\n")
     os.utime(tmp_path / "rules" / "paths.py", ns=(1, 1))
-    assert verdicts.sources(str(tmp_path)) != before
+    assert verdict_key.sources(str(tmp_path)) != before
 
 
 @pytest.mark.parametrize(
@@ -274,3 +280,56 @@ def test_apply_judges_again_a_proposal_whose_note_changed_since_its_verdict(
     assert done.code == 1 and "KP005" in done.err, done
     assert rules_run == [pid, pid]
     assert "Second lime." in vault.read("notes/alpha.md")
+
+
+def _kept_files() -> list[Path]:
+    return sorted((Path(os.environ["XDG_CACHE_HOME"]) / "curator").glob("*/verdicts/*.json"))
+
+
+def _adopted(vault: GitVault, cli: Cli) -> str:
+    vault.write("notes/gamma.md", "# Gamma\n\nA note without a kp_id.\n")
+    vault.commit("gamma")
+    _settle(vault)
+    pid = json.loads(cli("--vault", vault.root, "--json", "adopt").out)["staged"]
+    assert pid
+    return str(pid)
+
+
+def test_a_proposal_s_verdict_is_kept_as_it_is_staged_and_read_back_as_judged(
+    vault: GitVault, cli: Cli, judged: list[str]
+) -> None:
+    pid = _adopted(vault, cli)
+    assert [p.stem for p in _kept_files()] == [pid]
+    listed = cli("--vault", vault.root, "--json", "proposals")
+    assert judged == [] and pid in listed.out
+    for p in _kept_files():
+        p.unlink()
+    assert cli("--vault", vault.root, "--json", "proposals").out == listed.out and judged == [pid]
+
+
+@pytest.mark.parametrize("then", ["a note edited", "the proposal edited", "another proposal staged", "HEAD moved"])
+def test_a_verdict_kept_at_staging_is_judged_again_when_anything_changed_since(
+    vault: GitVault, cli: Cli, judged: list[str], then: str
+) -> None:
+    pid = _adopted(vault, cli)
+    if then == "a note edited":
+        vault.write("notes/beta.md", vault.read("notes/beta.md") + "More.\n")
+    elif then == "the proposal edited":
+        manifest = vault.root / ".kp" / "proposals" / pid / "proposal.yaml"
+        manifest.write_text(manifest.read_text().replace("Adopt 1 note", "Adopt 1 mote"))
+    elif then == "another proposal staged":
+        _proposal(vault)
+    else:
+        vault.write("notes/delta.md", note("kp:01J0000000000000000000DELT", "Delta"))
+        vault.commit("delta")
+    cli("--vault", vault.root, "--json", "proposals")
+    assert pid in judged
+
+
+def test_a_proposal_staged_over_restored_edits_keeps_no_verdict_from_staging(vault: GitVault, cli: Cli) -> None:
+    """``curator propose`` moves the person's edits out of the work tree: the state it judged had
+    them restored in front of it, not the work tree a later judge meets."""
+    vault.write("notes/alpha.md", vault.read("notes/alpha.md").replace("Third line.", "Third line, edited."))
+    _settle(vault)
+    assert cli("--vault", vault.root, "propose", "--title", "edit").code == 0
+    assert _kept_files() == []
