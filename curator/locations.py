@@ -50,6 +50,11 @@ def default_index_dir(vault_root: str) -> str:
     return os.path.join(cache_root(), vault_key(vault_root))
 
 
+def verdicts_folder(index_dir: str) -> str:
+    """Where the validator's verdicts are kept (``validator.verdicts``): ``verdicts/`` in the index folder."""
+    return os.path.join(index_dir, "verdicts")
+
+
 def private_root() -> str:
     """Where Curator keeps what only its user may read (the MCP server's HTTP tokens):
     ``$XDG_RUNTIME_DIR/curator`` (a per-user tmpfs, emptied at logout), else

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from curator import output, settings
 from curator.errors import CuratorError
-from curator.locations import default_index_dir, keep_private
+from curator.locations import default_index_dir, keep_private, verdicts_folder
 from curator.operations import journal
 from curator.vault import find_vault
 from curator.vault.index_dir import configured_index_dir, explicit_index_dir
@@ -82,7 +82,7 @@ class App:
         index folder; None when that folder cannot be used (another user could write it, a bad
         ``--index-dir``), and every verdict is judged afresh."""
         try:
-            return os.path.join(self.index_dir(), "verdicts")
+            return verdicts_folder(self.index_dir())
         except (CuratorError, OSError):
             return None
 

@@ -191,10 +191,13 @@ def propose(
     changes: list[ChangeIn],
     author: Author,
     revises: str | None = None,
+    kept_in: str | None = None,
 ) -> Outcome:
     """Stage an agent's changes; with ``revises``, as a revision of that pending proposal (which
-    it supersedes once staged): the answer to a reviewer's request for changes."""
+    it supersedes once staged): the answer to a reviewer's request for changes. ``kept_in``:
+    where verdicts are kept (``validator.verdicts``): a new proposal's is kept as it is staged."""
     from curator.operations import revise
+
     title, rationale = title.strip(), rationale.strip()
     if not title or any(ord(ch) < 32 or ord(ch) == 127 for ch in title):
         raise UsageError("the title must be one line of text, without control characters")
@@ -211,7 +214,7 @@ def propose(
     if bad_paths:
         return Outcome(ulid, False, bad_paths, revises=revises)
     with recovery.locked(vault, "kp_propose", wait=LOCK_WAIT):
-        return _stage(vault, settings, ulid, title, rationale, changes, author, revises)
+        return _stage(vault, settings, ulid, title, rationale, changes, author, revises, kept_in)
 
 
 def _check_own(vault: Vault, settings: Settings, ulid: str, author: Author) -> None:
@@ -235,6 +238,7 @@ def _stage(
     changes: list[ChangeIn],
     author: Author,
     revises: str | None = None,
+    kept_in: str | None = None,
 ) -> Outcome:
     from curator.operations import revise
 
@@ -292,6 +296,7 @@ def _stage(
             base=base,
             blobs=unstored,
             ulid=ulid,
+            kept_in=kept_in,
         )
     report = staged.report
     if not staged.ok:

@@ -19,6 +19,7 @@ from curator import redaction
 from curator.errors import CuratorError, NotFound, UsageError
 from curator.index import attached, derived, reading, refs
 from curator.index.neighbours import reason
+from curator.locations import verdicts_folder
 from curator.mcp import card
 from curator.mcp.frame import NOTICE, REVIEWER_NOTICE, Answer, Reply, quote_text
 from curator.search.filters import Filters
@@ -266,15 +267,20 @@ class Service:
         reply.say(text)
         return reply.answer(facts, noted=True)
 
-    def propose(
-        self, title: str, rationale: str, changes: list[dict[str, Any]], revises: str | None = None
-    ) -> Answer:
+    def propose(self, title: str, rationale: str, changes: list[dict[str, Any]], revises: str | None = None) -> Answer:
         from curator.mcp import propose as prop
         from curator.proposals.manifest import Author
 
         parsed = [prop.ChangeIn(**c) for c in changes]
         outcome = prop.propose(
-            self.vault, self.settings, title, rationale, parsed, Author(kind="agent", name=self.author), revises
+            self.vault,
+            self.settings,
+            title,
+            rationale,
+            parsed,
+            Author(kind="agent", name=self.author),
+            revises,
+            kept_in=verdicts_folder(self.index_dir),
         )
         reply = Reply()
         data = reply.data(outcome.to_json())

@@ -114,3 +114,22 @@ def test_without_the_sdk_the_command_says_how_to_install_it(vault: GitVault) -> 
     )
     assert r.returncode == 2 and "curator[mcp]" in r.stderr and "Traceback" not in r.stderr
     assert json.dumps(r.stdout) == '""'
+
+
+def test_an_agent_s_proposal_keeps_its_verdict_as_it_is_staged(service: Service, vault: GitVault) -> None:
+    """The review then shows the verdict at once: the validator judged it to stage it."""
+    import os
+    import time
+
+    past = time.time() - 60
+    for folder, _dirs, files in os.walk(vault.root):
+        for name in files:
+            os.utime(os.path.join(folder, name), (past, past), follow_symlinks=False)
+    made = service.propose("Gamma", "a new note", [{"op": "create", "path": "notes/gamma.md", "content": "# Gamma\n"}])
+    ulid = made.data["id"]
+    kept = os.path.join(service.index_dir, "verdicts", f"{ulid}.json")
+    assert os.path.isfile(kept)
+    listed = run_process("--vault", vault.root, "--json", "proposals")
+    assert listed.returncode == 0 and ulid in listed.stdout
+    with open(kept, encoding="utf-8") as f:
+        assert json.load(f)["verdict"]["ok"] is True
