@@ -123,6 +123,12 @@ def lookup(conn: apsw.Connection, ref: str, source: str = VAULT) -> list[str]:
     return list(dict.fromkeys(r[0] for r in rows))
 
 
+def pending_vectors(conn: apsw.Connection) -> int:
+    """Passages still waiting for their vector (a first index embedding, an embedder that was
+    down): a hybrid search ranks them by their words alone meanwhile."""
+    return db.count(conn, f"SELECT count(*) FROM passages WHERE vec = {VEC_PENDING}")
+
+
 def dated_documents(conn: apsw.Connection) -> tuple[int, int]:
     """(documents that carry a date, those that carry none): what --since and --until compare,
     and what they leave out whatever the range."""

@@ -222,11 +222,20 @@ class Searcher:
             ran.append(legs_mod.lexical(self.conn, query, filters, depth, asker.language, asker.maybe))
         if mode in ("hybrid", "vector"):
             if not self.has_vectors:
-                result.warnings.append("this index has no vectors (embedder: none); lexical results only")
+                # A vault kept lexical on purpose (embedder: none) is not told so on every search:
+                # the JSON's mode says it, and `curator status`; asking for vectors is told.
+                if mode == "vector" or self.spec.provider != "none":
+                    result.warnings.append("this index has no vectors (embedder: none); lexical results only")
                 if mode == "vector":
                     ran.append(legs_mod.lexical(self.conn, query, filters, depth))
                 result.mode = "lexical"
             else:
+                waiting = reading.pending_vectors(self.conn)
+                if waiting:
+                    result.warnings.append(
+                        f"{waiting} passage{'s have' if waiting != 1 else ' has'} no vector yet (`curator index` embeds "
+                        "them); until then they are ranked by their words alone"
+                    )
                 try:
                     ran.append(legs_mod.vector(self.conn, self.embed_query(query), filters, depth))
                 except EmbedderError as e:

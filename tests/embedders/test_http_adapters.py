@@ -141,7 +141,10 @@ def test_embedder_down_means_lexical_with_a_warning(vault: GitVault, cli, monkey
     data = json.loads(s.out)
     assert data["hits"][0]["path"] == "notes/alpha.md"
     assert data["mode"] == "lexical" and any("unavailable" in w for w in data["warnings"])
-    assert json.loads(cli("--vault", vault.root, "--json", "status").out)["pending_embeddings"] > 0
+    pending = json.loads(cli("--vault", vault.root, "--json", "status").out)["pending_embeddings"]
+    assert pending > 0
+    # Until they have their vectors, a search says how many passages are ranked by words alone.
+    assert f"{pending} passages have no vector yet" in " ".join(data["warnings"])
 
 
 def test_wrong_dimensions_never_mix_into_the_index(vault: GitVault, cli, monkeypatch) -> None:
