@@ -436,6 +436,11 @@ for line in head.decode("latin-1").split("\\r\\n"):
     if line.lower().startswith("authorization: bearer "):
         print(line.split(" ", 2)[2], flush=True)
 conn.sendall(b"HTTP/1.1 503 Service Unavailable\\r\\nContent-Length: 0\\r\\n\\r\\n")
+# The client closes first: the side that closes first keeps the port in TIME_WAIT for a minute,
+# and this socket (no SO_REUSEADDR) would keep the owner's server off it.
+conn.settimeout(30)
+while conn.recv(4096):
+    pass
 """
 
 
