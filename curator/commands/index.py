@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -145,20 +146,23 @@ def _grouped(skips: list[tuple[str, str]]) -> list[tuple[str, str]]:
     none of the files that are never notes (``never_news``: .gitignore, .gitattributes, a
     dotfile at the top), which every run would name again; ``--json`` lists every skip."""
 
-    counts: dict[str, int] = {}
+    folders: dict[str, list[str]] = {}
     out: list[tuple[str, str]] = []
     for path, reason in skips:
         if never_news(path, reason):
             continue
         if reason == EXCLUDED and "/" in path:
             top = path.split("/", 1)[0] + "/"
-            if top not in counts:
-                counts[top] = 0
+            if top not in folders:
+                folders[top] = []
                 out.append((top, EXCLUDED))
-            counts[top] += 1
+            folders[top].append(path)
         else:
             out.append((path, reason))
-    return [(p, f"{r} ({counts[p]} file(s))" if p in counts else r) for p, r in out]
+    # Each group is named by the deepest folder its files share: powershell-docs/.github/, not the
+    # powershell-docs/ that holds every note of the vault.
+    shared = {top: posixpath.commonpath([posixpath.dirname(p) for p in paths]) + "/" for top, paths in folders.items()}
+    return [(shared[p], f"{r} ({len(folders[p])} file(s))") if p in folders else (p, r) for p, r in out]
 
 
 def run(app: App, quiet: bool) -> int:

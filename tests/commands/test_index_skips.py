@@ -25,3 +25,15 @@ def test_gits_own_files_and_top_dotfiles_are_not_named_documents_are(tmp_path: P
     # Scripts still get every skip, with its reason.
     data = json.loads(cli("--vault", v.root, "--json", "index").out)
     assert {s["path"] for s in data["skipped"]} == {*quiet, *named}
+
+
+def test_excluded_files_are_named_by_the_folder_they_share(tmp_path: Path, cli) -> None:
+    """A vault whose notes all live under one folder: what notes.exclude keeps out is named by
+    the folder it is in (docs/.github/), not by the folder holding every note (docs/)."""
+    v = make_git_vault(tmp_path / "vault")
+    v.write("docs/guide.md", note("kp:01J0000000000000000000GUID", "Guide"))
+    v.write("docs/.github/issue.md", "# Issue template\n")
+    v.write("docs/.github/workflows/notes.md", "# Workflow notes\n")
+    v.commit("docs")
+    out = cli("--vault", v.root, "index").out
+    assert "skipped docs/.github/: excluded by notes.exclude (2 file(s))" in out, out
