@@ -72,9 +72,10 @@ def run(
         data["left_untracked"] = collected.skipped_new
         output.emit_json(data)
         return 0 if staged.ok else EXIT_FAILED
-    for m in minted:
-        output.line(f"minted kp_id: {m}")
     if staged.ok:
+        # A kp_id minted for a proposal that is not staged names nothing: said only when staged.
+        for m in minted:
+            output.line(f"minted kp_id: {m}")
         verdict = "valid, auto-applicable" if report.auto_applicable else "valid"
         output.line(f"{staged.id}: {verdict} — staged in .kp/proposals/{staged.id}/")
         for finding in report.findings:  # warnings only: a person sees them again in review

@@ -183,3 +183,11 @@ def test_a_new_file_in_plain_diff_n_output_is_a_create(vault: GitVault, cli, tmp
     data = json.loads(r.out)
     assert data["ok"]
     assert (vault.root / ".kp/proposals" / data["id"] / "files/notes/n.md").exists()
+
+
+def test_a_refused_create_names_no_kp_id_minted_for_it(vault: GitVault, cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    draft = tmp_path / "draft.md"
+    draft.write_text("# Evil\n\nOutside the vault.\n")
+    r = cli("--vault", vault.root, "propose", "--title", "t", "--create", f"../evil.md={draft}")
+    assert r.code == 1 and "KP002" in r.out and "climbs out" in r.out
+    assert "minted" not in r.out
