@@ -98,7 +98,8 @@ def merge_text(path: str, base: str, current: str, post: str) -> tuple[str | Non
                     path,
                     cur,
                     bas,
-                    f"{_lines_text(*cur)} of the current file were edited where the proposal changes "
+                    f"{_lines_text(*cur)} of the current file {'were' if cur[1] > cur[0] else 'was'} edited "
+                    "where the proposal changes "
                     f"{_lines_text(*bas)} of its base",
                 )
             )

@@ -73,7 +73,7 @@ def test_a_merge_that_conflicts_names_the_lines_and_stages_nothing(vault: GitVau
     r = cli("--vault", vault.root, "rebase", old)
     assert r.code == 1, r
     assert "the 3-way merge conflicts; nothing was staged" in r.out
-    assert "notes/long.md: line 24 of the current file were edited where the proposal changes line 24" in r.out
+    assert "notes/long.md: line 24 of the current file was edited where the proposal changes line 24" in r.out
     assert _queue(vault) == before and _events(vault, old) == []
     assert not list((vault.root / ".kp" / "proposals").glob(".staging-*"))
 
