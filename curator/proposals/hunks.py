@@ -174,7 +174,7 @@ def _why(n: int, h: Hunk, image: list[str], want: int) -> str:
     for i, (a, b) in enumerate(zip(here, pre, strict=False)):
         if a != b:
             return (
-                f"hunk {n} does not match at line {want + i + 1} or anywhere nearby: "
+                f"hunk {n} (its lines from line {want + 1}) does not match at line {want + i + 1} or anywhere nearby: "
                 f"expected {b.rstrip()!r}, found {a.rstrip()!r}"
             )
     return f"hunk {n}'s lines are not in the file any more"
