@@ -58,7 +58,7 @@ def doctor_findings(settings: Settings, index_dir: str) -> list[Row]:
                 0,
                 "pending-embeddings",
                 f"{pending} passage(s) have no vectors yet",
-                "run `curator index` once the embedder is available",
+                "let a `curator index` that is embedding finish, else run one (once the embedder is available)",
             )
         )
     return rows
