@@ -8,6 +8,7 @@ the MCP SDK."""
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import sys
 from typing import Any
@@ -58,6 +59,18 @@ class _Group(click.Group):
         command = getattr(importlib.import_module(f"curator.cli.{area}"), cmd_name.replace("-", "_"))
         assert isinstance(command, click.Command)
         return command
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as e:
+            # A mistyped command (`curator serach`) is told the one it is closest to.
+            near = difflib.get_close_matches(args[0], list(AREAS), n=1) if args else []
+            if near and e.message.startswith("No such command"):
+                raise click.UsageError(f"{e.message} Did you mean {near[0]!r}?", e.ctx) from None
+            raise
 
     def invoke(self, ctx: click.Context) -> Any:
         # `curator search ... | head` closes the pipe early. That is not a failure, but

@@ -188,3 +188,10 @@ def test_a_rebuild_for_another_normalisation_is_not_said_to_embed(vault: GitVaul
     r = cli("--vault", vault.root, "status")
     assert "run `curator index rebuild`" in r.err, r
     assert "it embeds" not in r.err, r
+
+
+def test_a_mistyped_command_is_told_the_one_it_is_closest_to(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    r = cli("serach", "x")
+    assert r.code == 2 and "No such command 'serach'. Did you mean 'search'?" in r.err
+    far = cli("zzzz")
+    assert far.code == 2 and "Did you mean" not in far.err
