@@ -72,20 +72,28 @@ def build(cls: Any, data: Any, where: str = "") -> Any:
         raise ConfigError(f"{where or 'config'} must be a mapping, not {type(data).__name__}")
     hints = typing.get_type_hints(cls)
     known = {f.name for f in dataclasses.fields(cls)}
-    unknown = sorted(set(map(str, data)) - known)
-    if unknown:
-        raise ConfigError(
-            f"unknown key {(where + '.' if where else '') + unknown[0]} in .kp/config.yaml",
+    # Every mistake of the file is said at once (in one line), not the first one per run.
+    problems: list[ConfigError] = [
+        ConfigError(
+            f"unknown key {(where + '.' if where else '') + name} in .kp/config.yaml",
             hint="known: " + ", ".join(sorted(known)),
         )
+        for name in sorted(set(map(str, data)) - known)
+    ]
     kwargs = {}
     for name, value in data.items():
+        if name not in known:
+            continue
         sub = f"{where}.{name}" if where else name
         tp = hints[name]
-        if dataclasses.is_dataclass(tp):
-            kwargs[name] = build(tp, value, sub)
-        else:
-            kwargs[name] = _check(value, tp, sub)
+        try:
+            kwargs[name] = build(tp, value, sub) if dataclasses.is_dataclass(tp) else _check(value, tp, sub)
+        except ConfigError as e:
+            problems.append(e)
+    if len(problems) == 1:
+        raise problems[0]
+    if problems:
+        raise ConfigError("; ".join(p.message for p in problems), hint=next((p.hint for p in problems if p.hint), None))
     return cls(**kwargs)
 
 
