@@ -141,3 +141,13 @@ def from_os_error(e: BaseException) -> CuratorError | None:
             if os.strerror(code) in text:
                 return DiskRefused(f"git could not write: {said} ({text.splitlines()[0]})")
     return None
+
+
+def told(e: BaseException, more: str) -> CuratorError | None:
+    """``e`` as the one-line error a user is told (Curator's own, or an operating system's
+    refusal, ``from_os_error``) with ``more`` added to its message, or None when it is neither
+    (that stays a bug): what an operation half done says of where it stopped."""
+    said = e if isinstance(e, CuratorError) else from_os_error(e)
+    if said is not None:
+        said.message += more
+    return said

@@ -26,7 +26,7 @@ import pygit2
 
 from curator import clock, faults
 from curator import settings as settings_mod
-from curator.errors import CheckFailed, Conflict, CuratorError, NotFound, Rejected, from_os_error
+from curator.errors import CheckFailed, Conflict, CuratorError, NotFound, Rejected, told
 from curator.operations import apply_journal as jr
 from curator.operations import decisions, gitindex, recovery, shadow, worktree
 from curator.proposals import events as events_mod
@@ -326,10 +326,9 @@ def _apply(
         except Exception as e:
             # The decision is made (the branch holds it); the journal stays, so the next command
             # brings git's index level with the commit, as after a kill.
-            said = e if isinstance(e, CuratorError) else from_os_error(e)
+            said = told(e, f"; the apply is committed as {commit_id}, and the next command updates git's index")
             if said is None:
                 raise
-            said.message += f"; the apply is committed as {commit_id}, and the next command updates git's index"
             raise said from e
     faults.point("apply:after-index")
     jr.clear(vault)

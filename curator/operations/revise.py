@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import pygit2
 
-from curator.errors import CheckFailed, CuratorError, NotFound, Rejected, UsageError, from_os_error
+from curator.errors import CheckFailed, NotFound, Rejected, UsageError, told
 from curator.operations import apply as applier
 from curator.operations import decisions, rebase_journal, recovery, stage, then_apply_journal
 from curator.operations import gather as sources
@@ -292,10 +292,9 @@ def apply_partial(
             try:
                 done = applier.apply(vault, settings, made.new, by=by, commit=commit)
             except Exception as e:
-                said = e if isinstance(e, CuratorError) else from_os_error(e)
+                said = told(e, f" (the selection waits in the queue as {made.new}, which supersedes {ulid})")
                 if said is None:
                     raise
-                said.message += f" (the selection waits in the queue as {made.new}, which supersedes {ulid})"
                 raise said from e
         except Exception:
             then_apply_journal.clear(vault)  # said in the message: nothing is left to finish
