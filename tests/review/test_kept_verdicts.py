@@ -71,7 +71,13 @@ def test_the_verdict_curator_proposals_kept_is_shown_at_once_and_a_applies_that_
 
     async def scenario(pilot: Pilot[None]) -> None:
         s = screen(pilot)
-        await _until(pilot, lambda: s.queue.entries[pid].kept is not None and pid not in s.preflight.checking, "kept")
+        await _until(
+            pilot,
+            lambda: (
+                (e := s.queue.entries.get(pid)) is not None and e.kept is not None and pid not in s.preflight.checking
+            ),
+            "kept",
+        )
         entry = s.queue.entries[pid]
         assert entry.report is None and entry.verdict == "valid" and entry.drift == "clean"
         assert "Valid · clean" in _status(pilot) and s.check_action("apply", ()) is True
@@ -87,7 +93,7 @@ def test_the_verdict_curator_proposals_kept_is_shown_at_once_and_a_applies_that_
         await _until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen), "the confirmation")
         assert "notes/alpha.md" in str(pilot.app.screen.query_one("#confirm-body").render())
         await pilot.press("y")
-        await _until(pilot, lambda: s.queue.entries[pid].status == "applied", "applied")
+        await _until(pilot, lambda: (e := s.queue.entries.get(pid)) is not None and e.status == "applied", "applied")
         assert s.queue.entries[pid].report is not None  # judged again after the decision
 
     _run(vault.root, scenario, gate, keep_verdicts=True)
@@ -142,7 +148,11 @@ def test_a_verdict_kept_before_a_change_is_never_shown(
     async def scenario(pilot: Pilot[None]) -> None:
         s = screen(pilot)
         await _until(
-            pilot, lambda: s.queue.entries[pid].report is not None and pid not in s.preflight.checking, "its report"
+            pilot,
+            lambda: (
+                (e := s.queue.entries.get(pid)) is not None and e.report is not None and pid not in s.preflight.checking
+            ),
+            "its report",
         )
         entry = s.queue.entries[pid]
         assert (entry.verdict, entry.drift) == (verdict, drift)
@@ -160,7 +170,13 @@ def test_a_folder_rewritten_after_its_kept_verdict_is_shown_is_not_applied(
 
     async def scenario(pilot: Pilot[None]) -> None:
         s = screen(pilot)
-        await _until(pilot, lambda: s.queue.entries[pid].kept is not None and pid not in s.preflight.checking, "kept")
+        await _until(
+            pilot,
+            lambda: (
+                (e := s.queue.entries.get(pid)) is not None and e.kept is not None and pid not in s.preflight.checking
+            ),
+            "kept",
+        )
         # An agent rewrites the change while the reviewer reads the verdict kept of the old one.
         diff = folder / "changes.diff"
         diff.write_text(diff.read_text().replace("+Second row.", "+Second rewritten."))

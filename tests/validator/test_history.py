@@ -93,7 +93,9 @@ def test_a_conflict_names_the_tree_it_was_found_in(vault: GitVault, cli) -> None
     head = vault.git("rev-parse", "--short=12", "HEAD").stdout.strip()
     r = cli("--vault", vault.root, "validate", "--commits", f"{base}..HEAD", "--format", "json")
     found = [f["message"] for c in json.loads(r.out)["commits"] for p in c["proposals"] for f in p["findings"]]
-    assert len(found) == 1 and found[0].startswith(f"conflicts with commit {head}: hunk 1 does not match"), found
+    assert len(found) == 1 and found[0].startswith(
+        f"conflicts with commit {head}: hunk 1 (its lines from line 5) does not match"
+    ), found
     vault.git("rm", "-q", "--cached", "notes/alpha.md")
     gone = cli("--vault", vault.root, "validate", "--staged", pid)
     assert "KP005 notes/alpha.md: conflicts with the staged tree: the file no longer exists\n" in gone.out, gone
