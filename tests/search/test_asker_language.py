@@ -9,9 +9,13 @@ import pytest
 
 from tests.conftest import GitVault, make_git_vault
 
+LEXICAL = "embedder:\n  provider: none\n"
+
 HOTKEYS_ZH = "快捷键是命令的键盘快捷方式。\n\n## 设置快捷键\n\n打开设置，选择快捷键，为命令分配键盘组合。"
 HOTKEYS_TW = "快捷鍵是命令的鍵盤快捷方式。\n\n## 設定快捷鍵\n\n開啟設定，選擇快捷鍵，為命令分配鍵盤組合。"
-HOTKEYS_JA = "ホットキーはコマンドのキーボードショートカットです。\n\n## ホットキーを設定する\n\n設定を開いて快捷键を選びます。"
+HOTKEYS_JA = (
+    "ホットキーはコマンドのキーボードショートカットです。\n\n## ホットキーを設定する\n\n設定を開いて快捷键を選びます。"
+)
 NOTES = {
     "zh/用户界面/快捷键.md": ("快捷键", HOTKEYS_ZH),
     "zh-TW/使用者介面/快捷鍵.md": ("快捷鍵", HOTKEYS_TW),
@@ -37,20 +41,29 @@ NOTES = {
 }
 
 
-def _index(root, languages: bool) -> None:  # type: ignore[no-untyped-def]
+def _index(root) -> None:  # type: ignore[no-untyped-def]
     from curator.cli.main import main
 
     assert main(["--vault", str(root), "--index-dir", str(root.parent / "idx"), "index", "--quiet"]) == 0
 
 
-def _vault(tmp_path_factory: pytest.TempPathFactory, name: str, config: str) -> GitVault:
+def _indexed(
+    tmp_path_factory: pytest.TempPathFactory, name: str, files: dict[str, str], config: str = LEXICAL
+) -> GitVault:
+    """A vault of ``files`` (path → text) with ``config``, committed and indexed."""
     v = make_git_vault(tmp_path_factory.mktemp(name) / "vault")
     v.write(".kp/config.yaml", config)
-    for path, (title, body) in NOTES.items():
-        v.write(path, f"# {title}\n\n{body}\n")
+    for path, text in files.items():
+        v.write(path, text)
     v.commit()
-    _index(v.root, False)
+    _index(v.root)
     return v
+
+
+def _vault(tmp_path_factory: pytest.TempPathFactory, name: str, config: str) -> GitVault:
+    return _indexed(
+        tmp_path_factory, name, {path: f"# {title}\n\n{body}\n" for path, (title, body) in NOTES.items()}, config
+    )
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +80,9 @@ def configured(tmp_path_factory: pytest.TempPathFactory) -> GitVault:
 
 
 def _search(cli, v: GitVault, query: str, *extra: str) -> dict:  # type: ignore[no-untyped-def]
-    r = cli("--vault", v.root, "--index-dir", v.root.parent / "idx", "--json", "search", query, "--mode", "lexical", *extra)
+    r = cli(
+        "--vault", v.root, "--index-dir", v.root.parent / "idx", "--json", "search", query, "--mode", "lexical", *extra
+    )
     assert r.code == 0, r
     return json.loads(r.out)
 
@@ -122,7 +137,9 @@ def test_explain_shows_the_language_on_the_command_line(plain: GitVault, cli) ->
 
 
 @pytest.mark.parametrize("query", ["nested tags", "how do I change a hotkey"])
-def test_index_languages_do_not_make_an_english_question_worse(plain: GitVault, configured: GitVault, cli, query: str) -> None:
+def test_index_languages_do_not_make_an_english_question_worse(
+    plain: GitVault, configured: GitVault, cli, query: str
+) -> None:
     # stemmed in every configured language, "tags" became French "tag0" and the French page
     # holding "tag" four times came first; stemmed in its own language it stays English
     first = _paths(cli, plain, query)[0]
@@ -131,13 +148,12 @@ def test_index_languages_do_not_make_an_english_question_worse(plain: GitVault, 
 
 
 def test_an_exact_word_counts_for_more_than_its_stem(tmp_path_factory: pytest.TempPathFactory, cli) -> None:
-    v = make_git_vault(tmp_path_factory.mktemp("exact") / "vault")
-    v.write(".kp/config.yaml", "embedder:\n  provider: none\nindex:\n  languages:\n    'de/': de\n")
     # the same stem (einstell): the short note says it inflected, the long one as asked
-    v.write("de/kurz.md", "# Kurz\n\nDie Einstellung.\n")
-    v.write("de/lang.md", "# Lang\n\nHier stehen die Einstellungen für alles, was man hier ändern kann, und mehr.\n")
-    v.commit()
-    _index(v.root, True)
+    files = {
+        "de/kurz.md": "# Kurz\n\nDie Einstellung.\n",
+        "de/lang.md": "# Lang\n\nHier stehen die Einstellungen für alles, was man hier ändern kann, und mehr.\n",
+    }
+    v = _indexed(tmp_path_factory, "exact", files, LEXICAL + "index:\n  languages:\n    'de/': de\n")
     assert _paths(cli, v, "die Einstellungen")[0] == "de/lang.md"
 
 
@@ -148,23 +164,25 @@ def test_a_word_one_language_writes_and_another_quotes_tells_the_first(
     # of the notes holding it, it told nothing; shared by the share of each language's notes
     # holding it, it tells Italian, and the question is stemmed in Italian (giornaliero0
     # finds "giornaliera")
-    v = make_git_vault(tmp_path_factory.mktemp("quoted") / "vault")
-    v.write(".kp/config.yaml", "embedder:\n  provider: none\n")
     italian = [
         ("Modelli", "Un modello è una nota che puoi inserire più volte nelle tue note."),
         ("Nota giornaliera", "La nota giornaliera si apre ogni giorno con un modello scelto da te."),
         ("Cartelle", "Ogni modello e ogni nota stanno in una cartella del tuo archivio."),
     ]
-    for title, body in italian:
-        v.write(f"it/{title}.md", f"# {title}\n\n{body} Non è difficile: per questo basta che tu lo apra.\n")
-    for i in range(6):
-        v.write(f"en/Page {i}.md", f"# Page {i}\n\nThis page is about the settings of the app, number {i}.\n")
-    v.write(
-        "en/Translations.md",
-        "# Translations\n\nThe Italian help calls a template a modello: it is the same thing, and you can use it.\n",
+    files = {
+        f"it/{title}.md": f"# {title}\n\n{body} Non è difficile: per questo basta che tu lo apra.\n"
+        for title, body in italian
+    }
+    files.update(
+        {
+            f"en/Page {i}.md": f"# Page {i}\n\nThis page is about the settings of the app, number {i}.\n"
+            for i in range(6)
+        }
     )
-    v.commit()
-    _index(v.root, False)
+    files["en/Translations.md"] = (
+        "# Translations\n\nThe Italian help calls a template a modello: it is the same thing, and you can use it.\n"
+    )
+    v = _indexed(tmp_path_factory, "quoted", files)
     data = _search(cli, v, "modello giornaliero", "--explain")
     assert data["language"] == {"question": "it", "told_by": "notes"}
     paths = [h["path"] for h in data["hits"]]
@@ -177,17 +195,14 @@ def test_a_question_too_close_to_call_is_stemmed_in_each_language_it_may_be(
     # "importar" is Spanish and Portuguese alike: the question's language is not told, and it
     # was stemmed in none, so "importada" never found "importadas"; stemmed in both it does,
     # and neither language is preferred
-    v = make_git_vault(tmp_path_factory.mktemp("close") / "vault")
-    v.write(".kp/config.yaml", "embedder:\n  provider: none\n")
-    v.write("es/Importar.md", "# Importar\n\nPuedes importar tus archivos desde otra aplicación, y en la bóveda.\n")
-    v.write("pt/Importar.md", "# Importar\n\nPode importar os seus ficheiros de outra aplicação, e no cofre.\n")
-    v.write(
-        "es/Carpetas.md",
-        "# Carpetas\n\nLas notas importadas quedan en una carpeta de la bóveda, y puedes moverlas desde otra aplicación.\n",
-    )
-    v.write("en/Import.md", "# Import\n\nYou can import your files from another app, and they are in the vault.\n")
-    v.commit()
-    _index(v.root, False)
+    files = {
+        "es/Importar.md": "# Importar\n\nPuedes importar tus archivos desde otra aplicación, y en la bóveda.\n",
+        "pt/Importar.md": "# Importar\n\nPode importar os seus ficheiros de outra aplicação, e no cofre.\n",
+        "es/Carpetas.md": "# Carpetas\n\nLas notas importadas quedan en una carpeta de la bóveda, y puedes moverlas "
+        "desde otra aplicación.\n",
+        "en/Import.md": "# Import\n\nYou can import your files from another app, and they are in the vault.\n",
+    }
+    v = _indexed(tmp_path_factory, "close", files)
     data = _search(cli, v, "importar nota importada")
     assert "language" not in data  # not told
     assert "es/Carpetas.md" in [h["path"] for h in data["hits"]]
@@ -197,14 +212,13 @@ def test_notes_of_no_known_language_vote_as_one(tmp_path_factory: pytest.TempPat
     # the Catalan note is too short for the detector; only it holds "quines", "enllacen",
     # "aquesta", while Spanish notes hold "nota": the untold note's words outvote the one word
     # Spanish shares, so the question is not told Spanish and the Catalan note stays first
-    v = make_git_vault(tmp_path_factory.mktemp("untold") / "vault")
-    v.write(".kp/config.yaml", "embedder:\n  provider: none\n")
-    v.write("ca/Retroenllaços.md", "# Retroenllaços\n\nQuines notes enllacen aquesta nota.\n")
+    files = {"ca/Retroenllaços.md": "# Retroenllaços\n\nQuines notes enllacen aquesta nota.\n"}
     for i, topic in enumerate(("las etiquetas", "los enlaces", "las carpetas")):
-        v.write(f"es/Nota {i}.md", f"# Nota {i}\n\nUna nota sobre {topic} de la bóveda, y lo que puedes hacer con ella.\n")
-    v.write("en/Links.md", "# Links\n\nA link points to another page, and you can see the links in the app.\n")
-    v.commit()
-    _index(v.root, False)
+        files[f"es/Nota {i}.md"] = (
+            f"# Nota {i}\n\nUna nota sobre {topic} de la bóveda, y lo que puedes hacer con ella.\n"
+        )
+    files["en/Links.md"] = "# Links\n\nA link points to another page, and you can see the links in the app.\n"
+    v = _indexed(tmp_path_factory, "untold", files)
     data = _search(cli, v, "quines notes enllacen a aquesta nota", "--explain")
     assert data.get("language", {}).get("question") is None, data.get("language")
     assert data["hits"][0]["path"] == "ca/Retroenllaços.md"
@@ -216,15 +230,12 @@ def test_a_question_in_a_vault_of_one_other_language_is_stemmed_by_its_rules(
     # every note is French (told by its text, no lang: said): the question was stemmed in no
     # language, so "raccourci" found "raccourcis" only when no word of the question was found
     # as written ("thème" is)
-    v = make_git_vault(tmp_path_factory.mktemp("french") / "vault")
-    v.write(".kp/config.yaml", "embedder:\n  provider: none\n")
-    v.write(
-        "Raccourcis.md",
-        "# Raccourcis clavier\n\nLes raccourcis clavier se changent dans les paramètres, et vous pouvez les modifier.\n",
-    )
-    v.write("Thèmes.md", "# Thèmes\n\nUn thème change l'apparence de l'application, et vous pouvez le choisir.\n")
-    v.commit()
-    _index(v.root, False)
+    files = {
+        "Raccourcis.md": "# Raccourcis clavier\n\nLes raccourcis clavier se changent dans les paramètres, et vous "
+        "pouvez les modifier.\n",
+        "Thèmes.md": "# Thèmes\n\nUn thème change l'apparence de l'application, et vous pouvez le choisir.\n",
+    }
+    v = _indexed(tmp_path_factory, "french", files)
     data = _search(cli, v, "thème raccourci")
     assert sorted(h["path"] for h in data["hits"]) == ["Raccourcis.md", "Thèmes.md"]
     assert "language" not in data  # nothing preferred
