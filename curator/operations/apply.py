@@ -41,7 +41,7 @@ from curator.validator import verdict_key, verdicts
 from curator.validator.state import RepoState
 from curator.validator.subject import ChangeView
 from curator.validator.verdict import ProposalReport
-from curator.vault import git
+from curator.vault import git, packs
 from curator.vault.discover import Vault
 
 
@@ -127,6 +127,12 @@ def _plan(
     head = state.head_commit_id
     index = repo.index
     journal = jr.Journal(report.id, head, commit)
+    store: list[bytes] = []  # every blob the journal names, stored before it is saved
+
+    def blob(data: bytes) -> str:
+        store.append(data)
+        return str(pygit2.hash(data))
+
     for n, view in enumerate(subject.changes):
         if n % 100 == 0:
             progress("preparing files", n, len(subject.changes))
@@ -146,10 +152,10 @@ def _plan(
         if raw is not None:
             # A file as HEAD has it is in the object store already: nothing to write for it.
             before = head_oid if head_oid is not None and str(pygit2.hash(raw)) == head_oid else None
-            before = before or str(repo.create_blob(raw))
+            before = before or blob(raw)
         result = view.new_bytes if view.change.op == "create" else results.get(path)
         written = smudge(repo, path, result) if result is not None else None
-        after = str(repo.create_blob(written)) if written is not None else None
+        after = blob(written) if written is not None else None
         if after is not None and written is not None:
             journal.blobs[after] = written
         if head_oid is not None and head_oid == view.change.base_blob and view.base_bytes is not None:
@@ -164,7 +170,7 @@ def _plan(
             committed = state.clean(path, committed)
         commit_oid = after if committed is not None and committed == written else None
         if committed is not None and commit_oid is None:
-            commit_oid = str(repo.create_blob(committed))
+            commit_oid = blob(committed)
         journal.steps.append(jr.Step(path, before, after, commit_oid, mode))
     events_path = f"{PROPOSALS_DIR}/{report.id}/{EVENTS}"
     old_events = state.worktree_bytes(events_path)
@@ -173,11 +179,13 @@ def _plan(
     journal.steps.append(
         jr.Step(
             events_path,
-            str(repo.create_blob(old_events)) if old_events is not None else None,
-            str(repo.create_blob(new_events)),
-            str(repo.create_blob(new_events)),
+            blob(old_events) if old_events is not None else None,
+            blob(new_events),
+            blob(new_events),
         )
     )
+    progress("storing the new versions in git", 0, 0)
+    packs.write_blobs(repo, store)
     return journal
 
 

@@ -36,6 +36,7 @@ from curator.settings import Settings
 from curator.validator import verdict_key, verdicts
 from curator.validator.state import RepoState
 from curator.validator.verdict import ProposalReport, validate_proposal
+from curator.vault import packs
 from curator.vault.discover import Vault
 from curator.vault.identity import new_ulid
 from curator.vault.paths import UnsafePath, escape_reason
@@ -133,7 +134,10 @@ def build(
         author=author,
         created=clock.iso(),
         base=base,
-        changes=[Change.model_validate({"op": d.op, "path": d.path, "kp_id": d.kp_id, "base_blob": d.base_blob}) for d in drafts],
+        changes=[
+            Change.model_validate({"op": d.op, "path": d.path, "kp_id": d.kp_id, "base_blob": d.base_blob})
+            for d in drafts
+        ],
         supersedes=supersedes,
         revised_by=revised_by,
     )
@@ -274,11 +278,8 @@ def _publish(vault: Vault, proposal: store.ProposalDir, restores: list[Restore],
             assert stored.data is not None
             write_atomic(os.path.join(staging, FILES, *rel.split("/")), stored.data, within=staging)
         faults.point("propose:mid-staging")
-        for data in blobs.values():
-            vault.repo.create_blob(data)
-        for r in restores:
-            if r.data is not None:
-                vault.repo.create_blob(r.data)  # so a recovery can finish the restore
+        # The restores' blobs too, so a recovery can finish the restore.
+        packs.write_blobs(vault.repo, [*blobs.values(), *(r.data for r in restores if r.data is not None)])
         os.rename(staging, final)
     except BaseException:
         # Nothing is published and nothing restored: take the half-built folder back.
@@ -293,5 +294,3 @@ def _publish(vault: Vault, proposal: store.ProposalDir, restores: list[Restore],
             faults.point("propose:mid-restore")
     propose_journal.clear(vault)
     return final
-
-

@@ -200,3 +200,30 @@ def test_template_settings_win_over_folder_names() -> None:
         assert templates.holding(path, []) is not None, path
     for path in ("Templates.md", "My Templates/a.md", "templates-old/a.md", "notes/templates.md"):
         assert templates.holding(path, []) is None, path
+
+
+def test_applying_an_adopt_of_many_notes_stores_their_blobs_as_one_pack(tmp_path: Path, cli) -> None:
+    """One pack file and its index hold the new versions, not a loose object per note (each a new
+    file in .git/objects), and git finds the repository whole."""
+    from curator.vault import packs
+
+    v = make_git_vault(tmp_path / "many")
+    v.write(".kp/config.yaml", "")
+    count = packs.PACK_FROM + 6
+    for i in range(count):
+        v.write(f"n{i:03}.md", f"# Note {i}\n")
+    v.commit("many notes")
+    objects = v.root / ".git" / "objects"
+    loose_before = {f"{d.name}{f.name}" for d in objects.iterdir() if len(d.name) == 2 for f in d.iterdir()}
+    data = _adopt(cli, v)
+    r = cli("--vault", v.root, "apply", data["staged"], "--yes")
+    assert r.code == 0, r
+    loose = {f"{d.name}{f.name}" for d in objects.iterdir() if len(d.name) == 2 for f in d.iterdir()} - loose_before
+    kinds = [v.git("cat-file", "-t", oid).stdout.strip() for oid in sorted(loose)]
+    # The proposal's own files, its events and the trees and commits: a handful, whatever the count.
+    assert kinds.count("blob") < 10, kinds
+    assert sum(1 for f in (objects / "pack").iterdir() if f.suffix == ".pack") == 1
+    for i in (0, count - 1):
+        assert "kp_id: kp:" in v.git("show", f"HEAD:n{i:03}.md").stdout
+    assert v.git("fsck", "--strict", "--no-dangling").returncode == 0
+    assert v.status() == ""
