@@ -9,7 +9,7 @@ whatever someone changed since.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from curator.operations import gitindex, worktree
@@ -52,7 +52,7 @@ class Journal:
             "proposal": self.proposal,
             "head": self.head,
             "commit": self.commit,
-            "steps": [asdict(s) for s in self.steps],
+            "steps": [dict(vars(s)) for s in self.steps],  # asdict's deep copy: 0.1 s per save
             "index_lock": self.index_lock,
         }
         store.save(vault, store.APPLY, data)

@@ -34,7 +34,9 @@ def path(vault: Vault, kind: str) -> str:
 
 
 def save(vault: Vault, kind: str, data: dict[str, Any]) -> None:
-    write_atomic(path(vault, kind), json.dumps(data, indent=1).encode("utf-8"))
+    # Compact: json's C encoder serves no ``indent``, and a 6,500-step apply journal took 0.2 s
+    # in the pure-Python one, twice per apply.
+    write_atomic(path(vault, kind), json.dumps(data).encode("utf-8"))
 
 
 def load(vault: Vault, kind: str, build: Callable[[dict[str, Any]], T]) -> T | None:
