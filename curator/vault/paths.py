@@ -41,6 +41,9 @@ NAME_MAX = 255
 # Code points HFS+ ignores when it compares names (git's protectHFS list): on a Mac
 # ".git\u200c" is ".git".
 _HFS_IGNORED = frozenset([0x200C, 0x200D, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x206A, 0x2070), 0xFEFF])
+_HFS_DROP = dict.fromkeys(_HFS_IGNORED)
+"""``str.translate`` drops them in C: a generator over every character of 6,500 paths' names was
+a tenth of judging their paths."""
 
 CURATOR_DIR = ".kp"
 
@@ -49,7 +52,10 @@ def folded(part: str) -> str:
     """A path component as a case-insensitive file system compares it: case folded, HFS+'s
     ignored code points dropped, NTFS's trailing dots and spaces and alternate data stream
     (``:``) cut."""
-    text = "".join(c for c in part if ord(c) not in _HFS_IGNORED).casefold()
+    return _ntfs(part.translate(_HFS_DROP).casefold())
+
+
+def _ntfs(text: str) -> str:
     return text.split(":", 1)[0].rstrip(" .")
 
 
@@ -65,8 +71,8 @@ def same_as(part: str, name: str) -> bool:
     """Whether the path component ``part`` names the folder ``name`` (``.git``, ``.kp``) on some
     system git runs on (git's protectHFS and protectNTFS rules); ``git~1`` is NTFS's short
     name for ``.git``."""
-    plain = "".join(c for c in part if ord(c) not in _HFS_IGNORED).casefold()
-    ntfs = folded(part)
+    plain = part.translate(_HFS_DROP).casefold()
+    ntfs = _ntfs(plain)
     if plain == name or ntfs == name:
         return True
     return name == ".git" and ntfs == "git~1"

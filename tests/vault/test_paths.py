@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from curator.unsafe import first_unsafe
 from curator.vault.paths import escape_reason
 
@@ -27,3 +30,17 @@ def test_a_name_longer_than_a_file_system_allows_is_refused() -> None:
     assert "bytes long" in (escape_reason("notes/" + "a" * 256 + ".md") or "")
     assert escape_reason("notes/" + "a" * 251 + ".md") is None
     assert "bytes long" in (escape_reason("notes/" + "日" * 90 + ".md") or "")  # 270 bytes in UTF-8
+
+
+@given(
+    st.text(
+        alphabet=st.sampled_from(["a", "G", "İ", "ß", ".", " ", ":", "~", "\u200c", "\u202a", "\u206f", "\ufeff", "é"]),
+        max_size=12,
+    )
+)
+def test_folding_drops_exactly_the_code_points_hfs_ignores(part: str) -> None:
+    from curator.vault.paths import _HFS_IGNORED, folded, same_as
+
+    plain = "".join(c for c in part if ord(c) not in _HFS_IGNORED).casefold()
+    assert folded(part) == plain.split(":", 1)[0].rstrip(" .")
+    assert same_as(part, ".git") == (plain == ".git" or folded(part) in (".git", "git~1"))
