@@ -44,6 +44,7 @@ import re
 from functools import lru_cache
 
 from curator.leak_entropy import entropy
+from curator.script_pattern import ScriptPattern
 
 ASSIGNED = "Assigned Secret"
 URL_PASSWORD = "Password in URL"
@@ -126,7 +127,7 @@ TOKEN_CHARS = re.compile(r"[A-Za-z0-9+/=_\-.~]+")
 TWO_DIGITS = re.compile(r"\d[^\d]*\d")
 TWO_LETTERS = re.compile(r"[A-Za-z][^A-Za-z]*[A-Za-z]")
 NOT_ALNUM = re.compile(r"[\W_]")
-WORDS_OF_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+WORDS_OF_CJK = ScriptPattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 """Kana, CJK ideographs and Hangul: prose in a value, never what a password prompt takes."""
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
 ULID = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")

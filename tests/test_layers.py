@@ -46,7 +46,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("settings_checks", "settings_cache", "leak_forms", "leak_queries", "leak_blocks", "leak_plugins"),
     ("languages", "locations", "fsutil", "cores", "output", "leak_rules", "yaml_reader"),
     ("unsafe", "clock", "faults", "pids", "leak_entropy"),
-    ("errors", "leak_patterns", "settings_models"),
+    ("errors", "leak_patterns", "settings_models", "script_pattern"),
 )
 """Top to bottom. Names on one line are independent leaves of one rank: none imports another."""
 

@@ -20,11 +20,12 @@ every folder of Obsidian's help vault in the languages they know (see ``docs/ben
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from functools import lru_cache
 
 import stop_words
+
+from curator.script_pattern import ScriptPattern
 
 SAMPLE = 4000
 """Characters of a note read to tell its language: the start says it as well as the whole."""
@@ -48,7 +49,7 @@ _SIMPLIFIED = frozenset(p[0] for p in _HAN_PAIRS.split() if p[0] != p[1])
 _TRADITIONAL = frozenset(p[1] for p in _HAN_PAIRS.split() if p[0] != p[1])
 # Characters of Chinese that Japanese does not write: the Simplified forms above but those
 # Japanese shares (来 学 点 与 将 体 条), and function words.
-_CHINESE_ONLY = re.compile(f"[{''.join(sorted(_SIMPLIFIED - set('来学点与将体条')))}的了吗怎么这们您吧呢哪把被给]")
+_CHINESE_ONLY = ScriptPattern(f"[{''.join(sorted(_SIMPLIFIED - set('来学点与将体条')))}的了吗怎么这们您吧呢哪把被给]")
 
 # Letters one language (of those voted) writes and its neighbours do not.
 _LETTERS = {
@@ -77,10 +78,12 @@ _LETTERS = {
     "ё": "ru",
 }
 
-_CJK = re.compile("[\u1100-\u11ff\u3041-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9d\U00020000-\U0002fa1f]")
-_HANGUL = re.compile("[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]")
-_KANA = re.compile("[\u3041-\u3096\u30a1-\u30fa\u31f0-\u31ff\uff66-\uff9d]")
-_OTHER = re.compile("[\u0370-\u03ff\u0590-\u06ff\u0900-\u09ff\u0e00-\u0e7f\u1780-\u17ff]")
+_CJK = ScriptPattern(
+    "[\u1100-\u11ff\u3041-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9d\U00020000-\U0002fa1f]"
+)
+_HANGUL = ScriptPattern("[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]")
+_KANA = ScriptPattern("[\u3041-\u3096\u30a1-\u30fa\u31f0-\u31ff\uff66-\uff9d]")
+_OTHER = ScriptPattern("[\u0370-\u03ff\u0590-\u06ff\u0900-\u09ff\u0e00-\u0e7f\u1780-\u17ff]")
 _OTHER_SCRIPTS = (  # (last code point, language); None: a script of several languages here
     (0x03FF, "el"),
     (0x05FF, "he"),
@@ -166,9 +169,7 @@ def _voted(sample: str, among: frozenset[str] | None, needed: float) -> str | No
     for letter, code in _LETTERS.items():
         if letter in lowered:
             tally[code] = tally.get(code, 0.0) + lowered.count(letter)
-    ranked = sorted(
-        ((n, code) for code, n in tally.items() if among is None or code in among), reverse=True
-    )[:2]
+    ranked = sorted(((n, code) for code, n in tally.items() if among is None or code in among), reverse=True)[:2]
     if not ranked or ranked[0][0] < needed:
         return None
     if len(ranked) > 1 and ranked[1][0] * 1.5 >= ranked[0][0]:

@@ -21,7 +21,8 @@ would cost more per character than the rest of indexing together.
 from __future__ import annotations
 
 import itertools
-import re
+
+from curator.script_pattern import ScriptPattern
 
 UNSPACED = (
     "\u0e00-\u0e7f"  # Thai
@@ -36,7 +37,7 @@ UNSPACED = (
     "\uff66-\uff9f"  # half-width Katakana
     "\U00020000-\U0002fa1f"  # Han extensions
 )
-RUN_RE = re.compile(f"[{UNSPACED}]+")
+RUN_RE = ScriptPattern(f"[{UNSPACED}]+")
 PREFIX = "*"
 """A query term ending with this is a prefix query (one character of an unspaced script)."""
 

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from curator.index.language import STOPWORDS
+from curator.script_pattern import ScriptPattern
 from curator.vault.links import display
 from curator.vault.markdown import code_flags, heading
 
@@ -51,7 +52,7 @@ _BLOCK_ID = re.compile(r"\s\^[A-Za-z0-9-]+$")
 _URL = re.compile(r"<?\bhttps?://[^\s>]+>?")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _SETEXT = re.compile(r"^\s{0,3}(?:=+|-+)\s*$")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_CJK = ScriptPattern(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
 def _prose_lines(text: str) -> Iterable[str | None]:
