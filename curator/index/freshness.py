@@ -11,8 +11,8 @@ import apsw
 from curator.index import db
 from curator.index.db import ATTACHMENT
 from curator.index.db import VAULT as SOURCE
+from curator.index.versions import LINKS_VERSION
 from curator.vault.discover import Vault
-from curator.vault.links import LINKS_VERSION
 from curator.vault.tree import walk
 
 

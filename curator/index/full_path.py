@@ -13,10 +13,10 @@ import apsw
 from curator.index import db, template_notes
 from curator.index.db import ATTACHMENT
 from curator.index.db import VAULT as SOURCE
+from curator.index.versions import LINKS_VERSION
 from curator.index.writer import DocInput, Writer, resolve_links, save_languages
 from curator.settings import Settings
 from curator.vault.discover import Vault
-from curator.vault.links import LINKS_VERSION
 from curator.vault.tree import FileStat, GitView, Skip, classify, walk
 
 if TYPE_CHECKING:

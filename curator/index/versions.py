@@ -17,3 +17,10 @@ NORMALISATION_VERSION = 3
 rules (Porter stemmed them all before); bigrams for unspaced scripts. 3: a note's language told
 by its text when nothing says it; each word of a note in another language indexed exact beside
 its stem; a note's aliases in its first passage's breadcrumb column."""
+
+LINKS_VERSION = 3
+"""``curator.vault.links``: what link extraction finds; bumped when it finds links it did not
+before (2: Pandoc citations; 3: Obsidian's forms: escaped table pipes, markdown links by name,
+[[a]](b)), so the next reconcile reads every note once for them. Kept here, not beside the
+extraction: the freshness check of every read compares it, and importing the link modules for
+it cost each `curator search` 3.6 ms."""

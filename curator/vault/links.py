@@ -25,10 +25,6 @@ from urllib.parse import unquote
 from curator.vault import mdlinks
 from curator.vault.markdown import INLINE_CODE_RE, code_flags, has_comments, strip_comments
 
-LINKS_VERSION = 3
-"""What link extraction finds; bumped when it finds links it did not before (2: Pandoc
-citations; 3: Obsidian's forms: escaped table pipes, markdown links by name, [[a]](b)),
-so the next reconcile reads every note once for them."""
 WIKILINK_RE = re.compile(r"(!?)\[\[([^\[\]\n]*?)\]\]")
 SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 # Pandoc's citation syntax: @key or @{key}, the key starting and ending with a letter, digit
