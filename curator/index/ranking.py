@@ -170,6 +170,23 @@ def linked_documents(
     return [(int(d), int(c)) for d, c in rows]
 
 
+NAME_RANKS = (2, 3, 4)
+"""The ``doc_keys`` ranks a note is named by: its file name, its title, an alias."""
+
+
+def named(conn: apsw.Connection, name: str, f: FilterSpec | None) -> list[int]:
+    """Notes that ``name`` names as a link would, case aside (file name, then title, then
+    alias; the nearest the top of the vault first), within the filters ``f``."""
+    _functions(conn, f)
+    cond, params = condition(f, hides_templates(conn, f))
+    rows = conn.execute(
+        "SELECT k.doc_id FROM doc_keys k JOIN documents d ON d.id = k.doc_id "
+        f"WHERE k.key = ? AND k.rank IN {NAME_RANKS} AND {cond} ORDER BY k.rank, length(d.path), d.path",
+        [name.casefold(), *params],
+    )
+    return list(dict.fromkeys(int(r[0]) for r in rows))
+
+
 def best_passage(conn: apsw.Connection, doc_id: int, match: str | None) -> int | None:
     """The document's passage that best matches ``match``, else its first."""
     best = None
@@ -220,4 +237,6 @@ def notes_holding(conn: apsw.Connection, match: str) -> dict[str, int]:
 
 def notes_per_language(conn: apsw.Connection) -> dict[str, int]:
     """Language → how many notes of the index are in it (``UNTOLD``: of no known language)."""
-    return {str(lang or UNTOLD): int(n) for lang, n in conn.execute("SELECT lang, COUNT(*) FROM documents GROUP BY lang")}
+    return {
+        str(lang or UNTOLD): int(n) for lang, n in conn.execute("SELECT lang, COUNT(*) FROM documents GROUP BY lang")
+    }

@@ -11,8 +11,9 @@ from curator.embedders import all_embedders
 from curator.embedders import base as embedders
 from curator.errors import EmbedderError, UsageError
 from curator.index import boilerplate as boilerplate_index
-from curator.index import db, reading
+from curator.index import db, ranking, reading
 from curator.index.db import ATTACHMENT
+from curator.index.normalise import fts_query
 from curator.index.pages import cite_of, page_of, pages_of
 from curator.leaks import find_query_secrets
 from curator.search import asker as askers
@@ -253,7 +254,37 @@ class Searcher:
             base = [leg for leg in ran if leg.name in ("lexical", "vector")]
             ran.append(legs_mod.links(self.conn, seeds, filters, query, depth, asker.language))
             fused = keep_agreement(rrf(ran, askers.boosts(self.conn, asker, ran)), base)
-        return result, fused, ran
+        return result, self._named_first(query, filters, fused, ran), ran
+
+    def _named_first(
+        self, query: str, filters: Filters, fused: list[tuple[int, float]], ran: list[Leg]
+    ) -> list[tuple[int, float]]:
+        """``fused`` with the notes the query names (its file name, title or an alias, as
+        `curator read` takes it) first: searching a note's name finds that note, whatever the
+        words around it in other notes. Their passage is the best the legs found of them, else
+        the best match of the query's words; ``--explain`` shows them under the leg ``name``."""
+        docs = ranking.named(self.conn, " ".join(query.split()), filters)
+        if not docs:
+            return fused
+        placed = {pid: doc for pid, (doc, _lang) in ranking.notes_of(self.conn, [p for p, _ in fused], False).items()}
+        first: dict[int, int] = {}
+        for pid, _score in fused:
+            doc = placed.get(pid)
+            if doc is not None and doc not in first:
+                first[doc] = pid
+        terms = legs_mod.terms_for(self.conn, query)
+        match = fts_query(terms) if terms else None
+        # Among them, the order the legs gave (the question's language first), then the rest.
+        at = {pid: n for n, (pid, _s) in enumerate(fused)}
+        found = sorted((first[doc] for doc in docs if doc in first), key=at.__getitem__)
+        rest = [ranking.best_passage(self.conn, doc, match) for doc in docs if doc not in first]
+        pinned = [pid for pid in dict.fromkeys([*found, *rest]) if pid is not None]
+        if not pinned:
+            return fused
+        ran.append(Leg("name", [(pid, 1.0) for pid in pinned]))
+        top = fused[0][1] if fused else 1.0
+        taken = set(pinned)
+        return [(pid, top) for pid in pinned] + [(pid, s) for pid, s in fused if pid not in taken]
 
     def _similarity(self, a: int, b: int) -> float:
         # Two passages of one note count as near-duplicates: diversity is across notes.

@@ -116,3 +116,56 @@ def test_kp_search_gives_one_hit_per_note_with_its_other_cites(
     assert len(data["hits"][0]["also"]) == 3
     # the other cites are the vault's words: an attribute of the hit's frame, never a line of their own
     assert 'also="backups.md:' in said and "\nalso backups.md" not in said
+
+
+@pytest.fixture(scope="module")
+def names(tmp_path_factory: pytest.TempPathFactory) -> GitVault:
+    v = make_git_vault(tmp_path_factory.mktemp("names") / "vault")
+    v.write(".kp/config.yaml", "embedder:\n  provider: none\n")
+    v.write(
+        "app/Settings.md",
+        "# Settings\n\nOpen them from the gear icon at the bottom left of the window, or press the key the command palette names for them.\n",
+    )
+    v.write(
+        "app/hotkeys.md",
+        "# Hotkeys in settings\n\nChange hotkeys in settings. The settings list every command, settings search "
+        "filters it, and settings sync carries the settings to other devices.\n",
+    )
+    v.write("app/appearance.md", "# Appearance\n\nThemes live in settings, under appearance settings.\n")
+    v.write(
+        "hypervisors/proxmox.md",
+        "---\ntitle: Proxmox Virtual Environment\naliases: [PVE]\n---\n# Setup\n\nInstall it on bare metal.\n",
+    )
+    v.write("hypervisors/cluster.md", "# Cluster\n\nA Proxmox cluster: Proxmox nodes, Proxmox storage, Proxmox HA.\n")
+    v.commit()
+    from curator.cli.main import main
+
+    assert main(["--vault", str(v.root), "--index-dir", str(v.root.parent / "idx"), "index", "--quiet"]) == 0
+    return v
+
+
+@pytest.mark.parametrize(
+    ("query", "note"),
+    [
+        ("Settings", "app/Settings.md"),  # its title and file name; other notes say "settings" five times
+        ("settings", "app/Settings.md"),
+        ("proxmox", "hypervisors/proxmox.md"),  # its file name; cluster.md says it four times
+        ("Proxmox  Virtual Environment", "hypervisors/proxmox.md"),  # its title, spaced as typed
+        ("pve", "hypervisors/proxmox.md"),  # an alias
+    ],
+)
+def test_a_note_named_by_the_query_comes_first(names: GitVault, cli, query: str, note: str) -> None:
+    data = _search(cli, names, query, "--mode", "lexical", "--explain")
+    assert data["hits"][0]["path"] == note, [h["path"] for h in data["hits"]]
+    assert data["hits"][0]["explain"]["name"]["rank"] == 1.0
+    assert [h["path"] for h in data["hits"]].count(note) == 1
+
+
+def test_a_named_note_outside_the_filters_is_not_brought_in(names: GitVault, cli) -> None:
+    hits = _search(cli, names, "settings", "--mode", "lexical", "--path", "app/h*")["hits"]
+    assert [h["path"] for h in hits] == ["app/hotkeys.md"]
+
+
+def test_words_that_name_no_note_rank_as_before(names: GitVault, cli) -> None:
+    hits = _search(cli, names, "settings sync", "--mode", "lexical", "--explain")["hits"]
+    assert hits[0]["path"] == "app/hotkeys.md" and all("name" not in h["explain"] for h in hits)
