@@ -85,6 +85,19 @@ def busy_elsewhere() -> float:
     return _sample(now)
 
 
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "CURATOR_THREADS")
+
+
+def one_question() -> None:
+    """Keep numpy's BLAS pool to one thread in a process that embeds one question (a `curator
+    search`), unless the person set a thread count. Called before numpy is imported. A second
+    thread computes a 7-token forward pass 4 ms sooner, but starting the pool and its threads
+    spinning once it is done cost more: a hybrid search process took 284 ms and 285 ms of CPU
+    with one BLAS thread against 301 ms and 451 ms with two (benchmarks/start.py, 2 cores)."""
+    if not any(os.environ.get(name, "").strip() for name in BLAS_THREADS):
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"
+
+
 def sample_early() -> None:
     """Start sampling the load now, in a thread, for a ``busy_elsewhere`` soon after: the
     samples' ~16 ms of waiting then overlap work (a hybrid `curator search` imports numpy and

@@ -143,3 +143,46 @@ def test_a_limit_of_every_core_asks_threadpoolctl_nothing(monkeypatch: pytest.Mo
     with cores.bounded(1):
         pass
     assert limited == [1]
+
+
+def test_a_process_that_embeds_one_question_keeps_blas_to_one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in cores.BLAS_THREADS:
+        monkeypatch.delenv(name, raising=False)
+    cores.one_question()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+
+
+@pytest.mark.parametrize("name", ["OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "CURATOR_THREADS"])
+def test_a_thread_count_the_person_set_is_theirs(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    for other in cores.BLAS_THREADS:
+        monkeypatch.delenv(other, raising=False)
+    monkeypatch.setenv(name, "2")
+    cores.one_question()
+    assert os.environ.get("OPENBLAS_NUM_THREADS") == ("2" if name == "OPENBLAS_NUM_THREADS" else None)
+
+
+PROBE = """
+import sys
+from curator.cli.main import main
+main(sys.argv[1:])
+from threadpoolctl import threadpool_info
+print("BLAS=" + ",".join(str(p["num_threads"]) for p in threadpool_info() if p["internal_api"] == "openblas"))
+"""
+
+
+def test_a_hybrid_search_computes_its_question_on_one_blas_thread(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    from tests.conftest import make_git_vault
+
+    v = make_git_vault(tmp_path / "vault")
+    v.write(".kp/config.yaml", "embedder:\n  provider: local\n")
+    v.write("wal.md", "# WAL mode\n\nWrite-ahead logging lets readers work while one writer writes.\n")
+    v.commit()
+    env = {k: val for k, val in os.environ.items() if k not in cores.BLAS_THREADS}
+    env["HF_HUB_OFFLINE"] = "1"
+    subprocess.run([sys.executable, "-m", "curator", "--vault", str(v.root), "index", "--quiet"], check=True, env=env)
+    args = ["--vault", str(v.root), "search", "why is the database locked", "--mode", "hybrid"]
+    r = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, env=env)
+    assert "wal.md" in r.stdout and r.stdout.rstrip().endswith("BLAS=1"), r.stdout + r.stderr

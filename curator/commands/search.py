@@ -23,7 +23,8 @@ def run(
     from curator.search.engine import Searcher
 
     if mode != "lexical":
-        cores.sample_early()  # the query's vector is computed on as many threads as are free
+        cores.one_question()
+        cores.sample_early()  # a first index (torch) runs on as many threads as are free
     settings = app.settings()
     # A vault never indexed is indexed first (progress on stderr), as a stale index is reconciled first.
     with progress_bar(True) as progress:
