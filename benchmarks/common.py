@@ -87,6 +87,17 @@ def interleaved(sides: dict[str, T], rounds: int) -> Iterator[tuple[int, str, T]
             yield n, name, side
 
 
+def side_env(**extra: str) -> dict[str, str]:
+    """The environment a measured Curator process runs with: this one's, without a vault named
+    by CURATOR_VAULT, and writing its bytecode on its first run as an installed Curator does (a
+    side that compiled its modules from source on every run would time Python's compiler, and a
+    fresh ``git archive`` beside a checkout with bytecode would lose by that alone)."""
+    env = {**os.environ, **extra}
+    env.pop("CURATOR_VAULT", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def example_sides(tmp: Path, embedder: str, peer: str | None) -> tuple[Path, dict[str, dict[str, str]]]:
     """The example vault in ``tmp``, and the environment of each side that runs Curator on it:
     ``this`` checkout and, with ``peer`` (see ``peer_checkout``), that one by PYTHONPATH, each with
@@ -94,11 +105,7 @@ def example_sides(tmp: Path, embedder: str, peer: str | None) -> tuple[Path, dic
     ``python -m`` puts the working folder first on sys.path."""
     vault = tmp / "vault"
     subprocess.run([str(ROOT / "scripts" / "make-example-vault"), str(vault)], check=True, capture_output=True)
-    base = {**os.environ, "CURATOR_EMBEDDER": embedder, "HF_HUB_OFFLINE": "1"}
-    base.pop("CURATOR_VAULT", None)
-    # Each side's bytecode is written by its first run, as an installed Curator's is: a side that
-    # compiled its modules from source on every run would time Python's compiler.
-    base.pop("PYTHONDONTWRITEBYTECODE", None)
+    base = side_env(CURATOR_EMBEDDER=embedder, HF_HUB_OFFLINE="1")
     sides = {"this": {**base, "XDG_CACHE_HOME": str(tmp / "cache")}}
     if peer:
         sides[f"peer {peer}"] = {**base, "XDG_CACHE_HOME": str(tmp / "cache-peer"), "PYTHONPATH": peer_checkout(peer)}

@@ -34,7 +34,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import GIT_ENV, ROOT, generated_vault, interleaved, peer_checkout, process_times
+from common import GIT_ENV, ROOT, generated_vault, interleaved, peer_checkout, process_times, side_env
 from large_proposal import prepared_vault
 
 STEPS = (
@@ -71,7 +71,7 @@ def adopted(kind: str, notes: int, peer: str | None) -> tuple[Path, str, int]:
         # Empty when the two default configs are the same (a peer of a recent revision).
         git_commit = ["git", "commit", "-q", "--allow-empty", "-am", "the peer's config"]
         subprocess.run(git_commit, cwd=vault, check=True, env={**os.environ, **GIT_ENV})
-    env = {**os.environ, **GIT_ENV, "PYTHONPATH": str(ROOT), "CURATOR_EMBEDDER": "none"}
+    env = side_env(**GIT_ENV, PYTHONPATH=str(ROOT), CURATOR_EMBEDDER="none")
     env["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="curator-scale-adopt-")
     try:
         _wall, _cpu, out = process_times([sys.executable, "-m", "curator", "--json", "adopt"], env, vault)
@@ -122,8 +122,7 @@ def main() -> None:
     args = ap.parse_args()
     peer = peer_checkout(args.peer) if args.peer else None
     template, ulid, changes = adopted(args.vault, args.notes, peer)
-    base = {**os.environ, **GIT_ENV, "CURATOR_EMBEDDER": "none", "HF_HUB_OFFLINE": "1"}
-    base.pop("CURATOR_VAULT", None)
+    base = side_env(**GIT_ENV, CURATOR_EMBEDDER="none", HF_HUB_OFFLINE="1")
     runners = {"this": {**base, "PYTHONPATH": str(ROOT)}}
     if peer is not None:
         runners["peer"] = {**base, "PYTHONPATH": peer}

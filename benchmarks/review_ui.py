@@ -392,7 +392,9 @@ def adopt_vault(count: int) -> Path:
 
 
 def _env(tree: str, cache: Path) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": tree, "XDG_CACHE_HOME": str(cache), "HF_HUB_OFFLINE": "1"}
+    from common import side_env
+
+    return side_env(PYTHONPATH=tree, XDG_CACHE_HOME=str(cache), HF_HUB_OFFLINE="1")
 
 
 def verdict_on_screen(tree: str, vault: Path, how: str) -> dict[str, float]:
