@@ -88,8 +88,7 @@ def config_data(raw: bytes) -> Any:
     except yaml_reader.YamlTooLarge as e:
         raise ConfigError(f".kp/config.yaml {e.problem}") from None
     except yaml_reader.YamlRefused as e:
-        at = f" at line {e.line}" if e.line is not None else ""
-        raise ConfigError(f".kp/config.yaml is not valid YAML{at}") from None
+        raise ConfigError(f".kp/config.yaml is not valid YAML{e.where}: {e.problem}") from None
 
 
 CONFIG = ".kp/config.yaml"

@@ -26,10 +26,19 @@ MAX_DEPTH = 64
 class YamlRefused(ValueError):
     """The text is not YAML this reader will hand on: ``line`` is 1-based within the text."""
 
-    def __init__(self, problem: str, line: int | None = None) -> None:
+    def __init__(self, problem: str, line: int | None = None, column: int | None = None) -> None:
         super().__init__(problem)
         self.problem = problem
         self.line = line
+        self.column = column
+        """1-based, where the parser saw the problem (None where it did not say)."""
+
+    @property
+    def where(self) -> str:
+        """`` at line L, column C`` (or less), for a one-line error message."""
+        if self.line is None:
+            return ""
+        return f" at line {self.line}" + (f", column {self.column}" if self.column is not None else "")
 
 
 class YamlTooLarge(YamlRefused):
@@ -148,7 +157,8 @@ def load(
     except YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        raise YamlRefused(str(problem), mark.line + 1 if mark is not None else None) from None
+        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+        raise YamlRefused(str(problem), line, column) from None
     except RecursionError:  # pragma: no cover - the nesting walk refuses such text first
         raise YamlTooLarge(f"nests deeper than {max_depth} levels") from None
     except Exception as e:  # ruamel raises assorted errors on hostile input (a bad tag, a key)

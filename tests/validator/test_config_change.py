@@ -85,4 +85,4 @@ def test_a_config_the_range_s_commits_cannot_read_is_named_not_fatal(vault: GitV
     code, by = _verdicts(cli, vault, base)
     assert code == 1
     (finding,) = by["break the config"]["config"]
-    assert "(unreadable: .kp/config.yaml is not valid YAML at line 2)" in finding["message"], finding
+    assert "(unreadable: .kp/config.yaml is not valid YAML at line 2, column 1: expected" in finding["message"], finding
