@@ -125,13 +125,16 @@ def write_pack(folder: str, blobs: dict[str, bytes]) -> str:
     """Write ``blobs`` as one pack in ``folder`` (``objects/pack``); returns its path."""
     pack, index, name = pack_bytes(blobs)
     base = os.path.join(folder, f"pack-{name}")
+    # Read-only, as git writes a pack, and readable by whom the folder lets read (a private
+    # repository's stays private; a group-shared one's is the group's too).
+    mode = os.stat(folder).st_mode & 0o444
     for data, suffix in ((pack, ".pack"), (index, ".idx")):
         fd, tmp = tempfile.mkstemp(prefix="tmp_pack_", dir=folder)
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
                 f.flush()
-                os.fchmod(f.fileno(), 0o444)
+                os.fchmod(f.fileno(), mode)
                 os.fsync(f.fileno())
             os.replace(tmp, base + suffix)
         except BaseException:

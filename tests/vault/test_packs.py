@@ -128,3 +128,12 @@ def test_a_pack_that_git_cannot_see_falls_back_to_loose_objects(
     ids = packs.write_blobs(repo, blobs)
     assert sorted(_loose(tmp_path)) == sorted(ids)
     assert _cat(tmp_path, ids) == blobs
+
+
+@pytest.mark.parametrize(("folder", "file"), [(0o700, 0o400), (0o755, 0o444), (0o2775, 0o444)])
+def test_a_pack_is_read_only_and_as_private_as_its_folder(tmp_path: Path, folder: int, file: int) -> None:
+    repo = _repo(tmp_path)
+    pack_dir = tmp_path / ".git" / "objects" / "pack"
+    pack_dir.chmod(folder)
+    packs.write_blobs(repo, [b"note %d\n" % i for i in range(packs.PACK_FROM)])
+    assert sorted(oct(p.stat().st_mode & 0o7777) for p in pack_dir.iterdir()) == [oct(file)] * 2
