@@ -64,3 +64,21 @@ def test_an_english_search_compiles_no_script_class(example_vault: GitVault) -> 
         text=True,
     )
     assert not r.stdout.rstrip().endswith("COMPILED=0"), r.stdout[-300:] + r.stderr
+
+
+def test_no_script_pattern_matches_an_ascii_character() -> None:
+    """What lets ASCII text skip the pattern: each of Curator's script patterns matches nothing
+    in ASCII (a class that did would make the shortcut wrong)."""
+    from curator import leak_rules
+    from curator.librarian import summary
+
+    found = [
+        (module.__name__, name, value)
+        for module in (segment, detect, leak_rules, summary)
+        for name, value in vars(module).items()
+        if isinstance(value, ScriptPattern)
+    ]
+    assert len(found) >= 7, found
+    ascii_text = "".join(map(chr, range(128)))
+    for module, name, pattern in found:
+        assert re.compile(pattern.pattern).search(ascii_text) is None, (module, name)
