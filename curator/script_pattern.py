@@ -9,6 +9,7 @@ Such a pattern cannot match ASCII text, so that text is answered without compili
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 
 
@@ -26,11 +27,11 @@ class ScriptPattern:
             self._compiled = re.compile(self.pattern)
         return self._compiled
 
-    def search(self, text: str) -> re.Match[str] | None:
-        return None if text.isascii() else self.compiled.search(text)
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return None if text.isascii() else self.compiled.search(text, pos, endpos)
 
-    def findall(self, text: str) -> list[str]:
-        return [] if text.isascii() else self.compiled.findall(text)
+    def findall(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> list[str]:
+        return [] if text.isascii() else self.compiled.findall(text, pos, endpos)
 
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return iter(()) if text.isascii() else self.compiled.finditer(text)
+    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        return iter(()) if text.isascii() else self.compiled.finditer(text, pos, endpos)

@@ -102,8 +102,11 @@ class _Counting:
 
 @contextmanager
 def counting() -> Iterator[Work]:
+    from curator.script_pattern import ScriptPattern
+
     work = Work()
     patched: list[tuple[Any, str, Any]] = []
+    lazy: list[tuple[ScriptPattern, re.Pattern[str]]] = []
     for name, module in list(sys.modules.items()):
         if not (name == "curator" or name.startswith("curator.")):
             continue
@@ -111,6 +114,10 @@ def counting() -> Iterator[Work]:
             if isinstance(value, re.Pattern):
                 patched.append((module, attr, value))
                 setattr(module, attr, _Counting(value, work))
+            elif isinstance(value, ScriptPattern) and not isinstance(value._compiled, _Counting):
+                # Compiled now, so what it scans is counted (ASCII text it answers unread).
+                lazy.append((value, value.compiled))
+                value._compiled = _Counting(value.compiled, work)  # type: ignore[assignment]
 
     def local(frame: Any, event: str, arg: Any) -> Any:
         if event == "line":
@@ -127,6 +134,8 @@ def counting() -> Iterator[Work]:
         sys.settrace(None)
         for module, attr, value in patched:
             setattr(module, attr, value)
+        for script, compiled in lazy:
+            script._compiled = compiled
 
 
 def work_of(fn: Callable[[], object]) -> Work:
