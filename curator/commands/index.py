@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import posixpath
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from curator import output
 from curator.commands.app import App
-from curator.vault.paths import EXCLUDED, never_news
+from curator.vault.paths import EXCLUDED, NOT_INCLUDED, never_news
+
+NAMED_OTHERS = 10
+"""Files that are not notes named one by one in a run's output; past this many, they are counted by kind."""
 
 if TYPE_CHECKING:
     from curator.index.sources import SourceReport, SyncReport
@@ -162,7 +166,16 @@ def _grouped(skips: list[tuple[str, str]]) -> list[tuple[str, str]]:
     # Each group is named by the deepest folder its files share: powershell-docs/.github/, not the
     # powershell-docs/ that holds every note of the vault.
     shared = {top: posixpath.commonpath([posixpath.dirname(p) for p in paths]) + "/" for top, paths in folders.items()}
-    return [(shared[p], f"{r} ({len(folders[p])} file(s))") if p in folders else (p, r) for p, r in out]
+    grouped = [(shared[p], f"{r} ({len(folders[p])} file(s))") if p in folders else (p, r) for p, r in out]
+    others = [p for p, r in grouped if r == NOT_INCLUDED]
+    if len(others) <= NAMED_OTHERS:
+        return grouped
+    # An Obsidian vault keeps its images, PDFs and CSS beside the notes: hundreds of lines on
+    # every run would bury what the run said. They are counted by kind instead.
+    kinds = Counter(posixpath.splitext(p)[1].lower() or "(no extension)" for p in others)
+    said = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+    summary = (f"{len(others)} files", f"{NOT_INCLUDED}: {said} (--json lists each)")
+    return [summary, *((p, r) for p, r in grouped if r != NOT_INCLUDED)]
 
 
 def run(app: App, quiet: bool) -> int:

@@ -37,3 +37,24 @@ def test_excluded_files_are_named_by_the_folder_they_share(tmp_path: Path, cli) 
     v.commit("docs")
     out = cli("--vault", v.root, "index").out
     assert "skipped docs/.github/: excluded by notes.exclude (2 file(s))" in out, out
+
+
+def test_many_files_that_are_not_notes_are_counted_by_kind(tmp_path: Path, cli) -> None:
+    """An Obsidian vault keeps hundreds of images beside its notes: one line counts them, not one
+    line each on every run; --json still lists every one."""
+    v = make_git_vault(tmp_path / "v")
+    v.write(".kp/config.yaml", "embedder:\n  provider: none\n")
+    v.write("Home.md", note("kp:01J00000000000000000000HOM", "Home"))
+    others = [f"Attachments/img{i}.png" for i in range(30)] + [f"css/s{i}.css" for i in range(5)] + ["data/README"]
+    for path in others:
+        v.write(path, "x\n")
+    v.write("docs/.github/issue.md", "# Issue template\n")
+    v.commit()
+    r = cli("--vault", v.root, "index")
+    said = [line for line in r.out.splitlines() if line.startswith("skipped ")]
+    assert said == [
+        "skipped 36 files: not a note (outside notes.include): 30 .png, 5 .css, 1 (no extension) (--json lists each)",
+        "skipped docs/.github/: excluded by notes.exclude (1 file(s))",
+    ], r.out
+    data = json.loads(cli("--vault", v.root, "--json", "index").out)
+    assert {s["path"] for s in data["skipped"]} >= set(others)
