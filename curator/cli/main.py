@@ -48,6 +48,10 @@ AREAS: dict[str, str] = {
 """Each command and the module of this package that defines it (by the command's own name)."""
 
 
+GLOBAL_OPTIONS = ("--vault", "--index-dir")
+"""Options of ``curator`` itself, given before the command (``--json`` each command takes too)."""
+
+
 class _Group(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(AREAS)
@@ -130,6 +134,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         # One line, as every other error: what was wrong and where the command's help is.
         where = f" (see `{e.ctx.command_path} --help`)" if isinstance(e, click.UsageError) and e.ctx else ""
-        print(f"curator: {one_line(e.format_message() + where)}", file=sys.stderr)  # it quotes what was typed
+        said = e.format_message()
+        if isinstance(e, click.NoSuchOption) and e.option_name in GLOBAL_OPTIONS:
+            # `curator search wal --vault X`: click offers a near option of the command instead.
+            said = f"{e.option_name} is an option of curator itself: put it before the command (curator {e.option_name} ... COMMAND)"
+            where = ""
+        print(f"curator: {one_line(said + where)}", file=sys.stderr)  # it quotes what was typed
         return 2
     return rv if isinstance(rv, int) else 0

@@ -195,3 +195,12 @@ def test_a_mistyped_command_is_told_the_one_it_is_closest_to(cli, tmp_path) -> N
     assert r.code == 2 and "No such command 'serach'. Did you mean 'search'?" in r.err
     far = cli("zzzz")
     assert far.code == 2 and "Did you mean" not in far.err
+
+
+@pytest.mark.parametrize("option", ["--vault", "--index-dir"])
+def test_a_global_option_after_the_command_says_where_it_goes(cli, vault: GitVault, option: str) -> None:  # type: ignore[no-untyped-def]
+    """`curator search wal --vault X` was told "Did you mean '--path'?"."""
+    r = cli("search", "wal", option, str(vault.root))
+    assert r.code == 2 and r.err.strip() == (
+        f"curator: {option} is an option of curator itself: put it before the command (curator {option} ... COMMAND)"
+    ), r.err
