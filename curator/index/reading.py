@@ -123,6 +123,10 @@ def lookup(conn: apsw.Connection, ref: str, source: str = VAULT) -> list[str]:
     return list(dict.fromkeys(r[0] for r in rows))
 
 
+def passage_count(conn: apsw.Connection) -> int:
+    return db.count(conn, "SELECT count(*) FROM passages")
+
+
 def pending_vectors(conn: apsw.Connection) -> int:
     """Passages still waiting for their vector (a first index embedding, an embedder that was
     down): a hybrid search ranks them by their words alone meanwhile."""

@@ -232,19 +232,30 @@ class Searcher:
                 result.mode = "lexical"
             else:
                 waiting = reading.pending_vectors(self.conn)
-                if waiting:
+                total = reading.passage_count(self.conn) if waiting else 0
+                if mode == "hybrid" and 2 * waiting > total:
+                    # Most passages not embedded yet (a first index still running): the vector leg
+                    # would lift the few notes that have vectors over every other, whatever their
+                    # language or words. Words alone rank them all alike until most have one.
                     result.warnings.append(
-                        f"{waiting} passage{'s have' if waiting != 1 else ' has'} no vector yet (`curator index` embeds "
-                        "them); until then they are ranked by their words alone"
+                        f"{waiting} of {total} passages have no vector yet (`curator index` embeds them); "
+                        "ranked by their words alone until most have one"
                     )
-                try:
-                    ran.append(legs_mod.vector(self.conn, self.embed_query(query), filters, depth))
-                except EmbedderError as e:
-                    why = str(e) if isinstance(e, QueryWithheld) else f"embedder unavailable ({e})"
-                    result.warnings.append(f"{why}; lexical results only")
-                    if mode == "vector":
-                        ran.append(legs_mod.lexical(self.conn, query, filters, depth))
                     result.mode = "lexical"
+                else:
+                    if waiting:
+                        result.warnings.append(
+                            f"{waiting} passage{'s have' if waiting != 1 else ' has'} no vector yet (`curator index` "
+                            "embeds them); until then they are ranked by their words alone"
+                        )
+                    try:
+                        ran.append(legs_mod.vector(self.conn, self.embed_query(query), filters, depth))
+                    except EmbedderError as e:
+                        why = str(e) if isinstance(e, QueryWithheld) else f"embedder unavailable ({e})"
+                        result.warnings.append(f"{why}; lexical results only")
+                        if mode == "vector":
+                            ran.append(legs_mod.lexical(self.conn, query, filters, depth))
+                        result.mode = "lexical"
         if crowded:
             boilerplate.damp(self.conn, ran)
         boost = askers.boosts(self.conn, asker, ran)

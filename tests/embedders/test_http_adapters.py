@@ -140,11 +140,34 @@ def test_embedder_down_means_lexical_with_a_warning(vault: GitVault, cli, monkey
     s = cli("--vault", vault.root, "--json", "search", "Alpha")
     data = json.loads(s.out)
     assert data["hits"][0]["path"] == "notes/alpha.md"
-    assert data["mode"] == "lexical" and any("unavailable" in w for w in data["warnings"])
     pending = json.loads(cli("--vault", vault.root, "--json", "status").out)["pending_embeddings"]
     assert pending > 0
-    # Until they have their vectors, a search says how many passages are ranked by words alone.
-    assert f"{pending} passages have no vector yet" in " ".join(data["warnings"])
+    # Until they have their vectors, a search says how many passages are ranked by words alone:
+    # here all of them, so the search does not ask the embedder for the question's vector.
+    assert data["mode"] == "lexical"
+    assert f"{pending} of {pending} passages have no vector yet" in " ".join(data["warnings"]), data["warnings"]
+
+
+def test_a_vault_mostly_waiting_for_vectors_is_ranked_by_words_alone(vault: GitVault, cli) -> None:
+    """A first index still embedding: the few notes that have vectors would win every hybrid search
+    (a newcomer's French question got German and English pages). Words rank them all alike until
+    most passages have their vector; then the vector leg joins again."""
+    with EmbeddingServer(dims=8) as srv:
+        use = f"embedder:\n  provider: openai\n  model: m\n  dims: 8\n  base_url: http://127.0.0.1:{srv.port}/v1\n"
+        vault.write(".kp/config.yaml", use)
+        assert json.loads(cli("--vault", vault.root, "--json", "index").out)["embedded"] == 2
+        for i in range(3):
+            vault.write(f"notes/gamma{i}.md", note(f"kp:01J000000000000000000GAM{i}", f"Gamma {i}", "Gamma text.\n"))
+        vault.commit("three more")
+        srv.fail_next = 1000  # the embedder is busy while they are indexed
+        cli("--vault", vault.root, "--json", "index")
+        srv.fail_next = 0
+        data = json.loads(cli("--vault", vault.root, "--json", "search", "gamma text").out)
+        assert data["mode"] == "lexical" and "3 of 5 passages have no vector yet" in " ".join(data["warnings"]), data
+        assert {h["path"] for h in data["hits"][:3]} == {f"notes/gamma{i}.md" for i in range(3)}
+        cli("--vault", vault.root, "--json", "index")  # the embedder is back: they get their vectors
+        data = json.loads(cli("--vault", vault.root, "--json", "search", "gamma text").out)
+        assert data["mode"] == "hybrid" and not data.get("warnings"), data
 
 
 def test_wrong_dimensions_never_mix_into_the_index(vault: GitVault, cli, monkeypatch) -> None:
