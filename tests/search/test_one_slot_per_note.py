@@ -169,3 +169,11 @@ def test_a_named_note_outside_the_filters_is_not_brought_in(names: GitVault, cli
 def test_words_that_name_no_note_rank_as_before(names: GitVault, cli) -> None:
     hits = _search(cli, names, "settings sync", "--mode", "lexical", "--explain")["hits"]
     assert hits[0]["path"] == "app/hotkeys.md" and all("name" not in h["explain"] for h in hits)
+
+
+def test_a_template_named_by_the_query_stays_out_unless_asked_for(slots: GitVault, cli) -> None:
+    """Templates/Meeting.md is named `Meeting`: naming it does not bring a template into search."""
+    hits = _search(cli, slots, "Meeting", "--mode", "lexical", "--explain")["hits"]
+    assert all(not h["path"].startswith("Templates/") for h in hits), hits
+    asked = _search(cli, slots, "Meeting", "--mode", "lexical", "--explain", "--templates")["hits"]
+    assert asked[0]["path"] == "Templates/Meeting.md" and asked[0]["explain"]["name"]["rank"] == 1.0
