@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -38,6 +39,8 @@ SAMPLE_GAP = 0.004  # seconds: five samples span ~16 ms, once per process every 
 _REMEMBER = 5.0
 _last: tuple[float, float] | None = None
 _early: threading.Thread | None = None
+_one_blas_thread = False
+"""Whether ``one_question`` started numpy's BLAS pool with one thread (see ``blas_bounded``)."""
 
 
 def _runnable() -> int | None:
@@ -94,8 +97,20 @@ def one_question() -> None:
     thread computes a 7-token forward pass 4 ms sooner, but starting the pool and its threads
     spinning once it is done cost more: a hybrid search process took 284 ms and 285 ms of CPU
     with one BLAS thread against 301 ms and 451 ms with two (benchmarks/start.py, 2 cores)."""
+    global _one_blas_thread
     if not any(os.environ.get(name, "").strip() for name in BLAS_THREADS):
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
+        _one_blas_thread = "numpy" not in sys.modules  # OpenBLAS reads it once, as numpy loads
+
+
+def blas_bounded() -> contextlib.AbstractContextManager[None]:
+    """``bounded(threads())`` for work only numpy's BLAS pool computes (the numpy forward pass).
+    After ``one_question`` that pool has one thread, fewer than any bound: neither the load is
+    sampled nor threadpoolctl imported to lower it (~5 ms of a hybrid search on a busy machine,
+    where the bound is one core)."""
+    if _one_blas_thread:
+        return contextlib.nullcontext()
+    return bounded(threads())
 
 
 def sample_early() -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import threading
+from collections.abc import Iterator
 
 import pytest
 
@@ -146,6 +148,7 @@ def test_a_limit_of_every_core_asks_threadpoolctl_nothing(monkeypatch: pytest.Mo
 
 
 def test_a_process_that_embeds_one_question_keeps_blas_to_one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cores, "_one_blas_thread", False)
     for name in cores.BLAS_THREADS:
         monkeypatch.delenv(name, raising=False)
     cores.one_question()
@@ -154,6 +157,7 @@ def test_a_process_that_embeds_one_question_keeps_blas_to_one_thread(monkeypatch
 
 @pytest.mark.parametrize("name", ["OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "CURATOR_THREADS"])
 def test_a_thread_count_the_person_set_is_theirs(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    monkeypatch.setattr(cores, "_one_blas_thread", False)
     for other in cores.BLAS_THREADS:
         monkeypatch.delenv(other, raising=False)
     monkeypatch.setenv(name, "2")
@@ -186,3 +190,57 @@ def test_a_hybrid_search_computes_its_question_on_one_blas_thread(tmp_path) -> N
     args = ["--vault", str(v.root), "search", "why is the database locked", "--mode", "hybrid"]
     r = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, env=env)
     assert "wal.md" in r.stdout and r.stdout.rstrip().endswith("BLAS=1"), r.stdout + r.stderr
+
+
+BUSY_PROBE = """
+import sys
+from curator.cli.main import main
+main(sys.argv[1:])
+print("THREADPOOLCTL=%s" % ("threadpoolctl" in sys.modules))
+"""
+
+
+def test_a_search_on_a_busy_machine_does_not_bound_a_pool_of_one_thread(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Two other processes keep both cores busy, so the bound is one thread: the question's BLAS
+    pool already has one, and neither threadpoolctl nor its scan of the libraries is loaded."""
+    import subprocess
+    import sys
+
+    from tests.conftest import make_git_vault
+
+    v = make_git_vault(tmp_path / "vault")
+    v.write(".kp/config.yaml", "embedder:\n  provider: local\n")
+    v.write("wal.md", "# WAL mode\n\nWrite-ahead logging lets readers work while one writer writes.\n")
+    v.commit()
+    env = {k: val for k, val in os.environ.items() if k not in cores.BLAS_THREADS}
+    env["HF_HUB_OFFLINE"] = "1"
+    subprocess.run([sys.executable, "-m", "curator", "--vault", str(v.root), "index", "--quiet"], check=True, env=env)
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(cores.available())]
+    try:
+        args = ["--vault", str(v.root), "search", "why is the database locked", "--mode", "hybrid"]
+        r = subprocess.run([sys.executable, "-c", BUSY_PROBE, *args], capture_output=True, text=True, env=env)
+    finally:
+        for b in burners:
+            b.kill()
+            b.wait()
+    assert "wal.md" in r.stdout and r.stdout.rstrip().endswith("THREADPOOLCTL=False"), r.stdout + r.stderr
+
+
+def test_numpy_work_outside_a_question_process_is_still_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without ``one_question`` (an index's few edited passages), the numpy pool is bounded as before."""
+    monkeypatch.setattr(cores, "_one_blas_thread", False)
+    monkeypatch.setattr(cores, "threads", lambda: 1)
+    asked: list[int] = []
+
+    @contextlib.contextmanager
+    def bounded(n: int) -> Iterator[None]:
+        asked.append(n)
+        yield
+
+    monkeypatch.setattr(cores, "bounded", bounded)
+    with cores.blas_bounded():
+        pass
+    monkeypatch.setattr(cores, "_one_blas_thread", True)
+    with cores.blas_bounded():
+        pass
+    assert asked == [1]

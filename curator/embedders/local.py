@@ -6,7 +6,7 @@ import copy
 import os
 from typing import Any
 
-from curator.cores import bounded, threads
+from curator.cores import blas_bounded, threads
 from curator.embedders.base import BF16, BF16_AUTOCAST, LOCAL_DEFAULT_MODEL, EmbedderSpec, Symmetric, check_vectors
 from curator.errors import EmbedderError
 
@@ -210,7 +210,7 @@ class LightEmbedder(Symmetric):
         self.encoder = encoder
 
     def embed(self, texts: list[str]) -> list[bytes]:
-        with bounded(threads()):
+        with blas_bounded():
             vectors = [self.encoder.encode_one(t).tobytes() for t in texts]
         return check_vectors(self.spec, vectors, len(texts))
 
