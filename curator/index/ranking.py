@@ -119,6 +119,19 @@ def bm25(
     return [(int(pid), float(s)) for pid, s in conn.execute(sql, params)]
 
 
+def sections_of(conn: apsw.Connection, pids: list[int]) -> dict[int, tuple[int, str]]:
+    """Each passage's (document id, breadcrumb): the section of its note it is a piece of."""
+    out: dict[int, tuple[int, str]] = {}
+    for start in range(0, len(pids), 500):
+        chunk = pids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        for pid, doc_id, crumb in conn.execute(
+            f"SELECT id, doc_id, breadcrumb FROM passages WHERE id IN ({marks})", chunk
+        ):
+            out[int(pid)] = (int(doc_id), str(crumb))
+    return out
+
+
 def nearest(
     conn: apsw.Connection, query_vec: bytes, f: FilterSpec | None, depth: int
 ) -> list[tuple[int, float | None]]:

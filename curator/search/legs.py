@@ -14,6 +14,13 @@ FLOOR = 0.05
 """Lexical hits under this share of the best lexical score leave the pool."""
 WEIGHTS = (1.5, 1.0, 0.5)
 """bm25() column weights: breadcrumb (title and headings), body, identifier sub-words."""
+TIE = 0.3
+"""The share of a note's other matching sections added to its best passage's score."""
+DECAY = 0.5
+"""Each further section counts this share of the one before it (best first)."""
+EVIDENCE = 3
+"""The leg reads this many times its depth of passages, so a note's other sections are seen
+before the list is cut back to its depth."""
 
 
 def terms_for(
@@ -44,18 +51,47 @@ def lexical(
     terms = terms_for(conn, query, asker, maybe=maybe)
     if not terms:
         return leg
-    rows = ranking.bm25(conn, fts_query(terms), WEIGHTS, filters, depth)
+    rows = ranking.bm25(conn, fts_query(terms), WEIGHTS, filters, EVIDENCE * depth)
     if not rows and asker is None:
         # A question of unknown language that no note holds as written: its words' stems in
         # each language of the index ("Konfigurationsdatei" finds "Konfigurationsdateien").
         wider = terms_for(conn, query, None, every=True)
         if wider != terms:
-            rows = ranking.bm25(conn, fts_query(wider), WEIGHTS, filters, depth)
+            rows = ranking.bm25(conn, fts_query(wider), WEIGHTS, filters, EVIDENCE * depth)
     if not rows:
         return leg
     best = -rows[0][1]
-    leg.ranked = [(pid, -s) for pid, s in rows if best <= 0 or -s >= FLOOR * best]
+    kept = [(pid, -s) for pid, s in rows if best <= 0 or -s >= FLOOR * best]
+    leg.ranked = by_note(kept, ranking.sections_of(conn, [pid for pid, _ in kept]))[:depth]
     return leg
+
+
+def by_note(ranked: list[tuple[int, float]], sections: dict[int, tuple[int, str]]) -> list[tuple[int, float]]:
+    """``ranked`` with each note's best passage scored for the whole note: its own score plus
+    ``TIE`` of its note's other matching sections, each ``DECAY`` of the one before (a
+    DisMax-style tie-breaker). One slot a note is shown, so a page that answers the question in
+    several sections comes before one that mentions its words in one. The pieces of one long
+    section (one breadcrumb) count as one: where a section is cut is not evidence (SciFact's
+    abstracts, cut at blank lines, are ranked as before)."""
+    counted: set[tuple[int, str]] = set()
+    others: dict[int, list[float]] = {}
+    best: dict[int, int] = {}
+    for pid, score in ranked:
+        doc, crumb = sections.get(pid, (-pid, ""))
+        if doc not in best:
+            best[doc] = pid
+            counted.add((doc, crumb))
+        elif (doc, crumb) not in counted:
+            counted.add((doc, crumb))
+            others.setdefault(doc, []).append(score)
+    out = []
+    for pid, score in ranked:
+        doc = sections.get(pid, (-pid, ""))[0]
+        if best[doc] == pid:
+            score += TIE * sum(s * DECAY**i for i, s in enumerate(others.get(doc, ())))
+        out.append((pid, score))
+    out.sort(key=lambda t: -t[1])
+    return out
 
 
 def vector(conn: apsw.Connection, query_vec: bytes, filters: Filters, depth: int) -> Leg:
