@@ -256,6 +256,8 @@ class Searcher:
                         if mode == "vector":
                             ran.append(legs_mod.lexical(self.conn, query, filters, depth))
                         result.mode = "lexical"
+        if [leg.name for leg in ran] == ["lexical"]:
+            legs_mod.rank_notes(self.conn, ran[0], depth)
         if crowded:
             boilerplate.damp(self.conn, ran)
         boost = askers.boosts(self.conn, asker, ran)

@@ -57,3 +57,6 @@ class Leg:
     name: str
     ranked: list[tuple[int, float]] = field(default_factory=list)
     """(passage id, leg score), best first."""
+    deeper: list[tuple[int, float]] = field(default_factory=list)
+    """The same, read past ``ranked``'s depth: the other sections a note may hold (see
+    ``legs.rank_notes``)."""

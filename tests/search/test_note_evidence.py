@@ -79,3 +79,25 @@ def test_the_pieces_of_one_section_count_once() -> None:
 
 def test_a_passage_of_no_known_section_stands_alone() -> None:
     assert legs.by_note([(7, 0.5), (8, 0.4)], {}) == [(7, 0.5), (8, 0.4)]
+
+
+def test_a_hybrid_search_fuses_the_legs_passages_as_they_rank(tmp_path, cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """With vectors, the lexical leg stays passage by passage: fused with the vector leg's
+    passages, the notes' sections lowered hybrid's first hits (docs/benchmarks.md)."""
+    monkeypatch.setenv("CURATOR_EMBEDDER", "fake")
+    v = make_git_vault(tmp_path / "vault")
+    v.write("recovery.md", RECOVERY)
+    v.write("trash.md", "# Trash\n\nA deleted note goes to the trash; restore a deleted note from there.\n")
+    v.write("tags.md", "# Tags\n\nTags group notes by topic.\n")
+    v.commit()
+    where = ("--vault", v.root, "--index-dir", tmp_path / "idx", "--json")
+    assert cli(*where, "index", "--quiet").code == 0
+    ranks = {}
+    for mode in ("hybrid", "lexical"):
+        r = cli(*where, "search", "restore deleted note", "--mode", mode, "--explain")
+        assert r.code == 0, r
+        out = json.loads(r.out)
+        assert out["mode"] == mode, out
+        ranks[mode] = {h["path"]: h["explain"]["lexical"]["rank"] for h in out["hits"] if "lexical" in h["explain"]}
+    assert ranks["hybrid"]["trash.md"] == 1 and ranks["hybrid"]["recovery.md"] > 1, ranks
+    assert ranks["lexical"]["recovery.md"] == 1, ranks
