@@ -3,10 +3,13 @@
 1. first lexical index, files per second (median of --first-runs fresh indexes);
 2. a no-change `curator index` process against a bare Python process that walks and stats
    the same tree, interleaved, medians and their ratio;
-3. ten files edited, then `curator index`: what was re-read, re-chunked and re-embedded.
+3. every note changed (a line added to each, as applying an adopt proposal changes them), then
+   `curator index`, and again once they are restored: medians of --every-runs rounds, this and
+   --peer interleaved, each with its own index;
+4. ten files edited, then `curator index`: what was re-read, re-chunked and re-embedded.
 
-    python benchmarks/scale_powershell.py [--runs 15] [--first-runs 5] [--embedder fake|local|none] [--peer REV]
-        [--busy N]
+    python benchmarks/scale_powershell.py [--runs 15] [--first-runs 5] [--every-runs 3] [--embedder fake|local|none]
+        [--peer REV] [--busy N]
 
 ``--peer REV`` times that revision's first lexical index too (``git archive``d to a temp
 folder, run with PYTHONPATH), interleaved run by run with this one's. ``--busy N`` keeps N other
@@ -56,6 +59,7 @@ def main() -> None:
     ap.add_argument("--embedder", default="fake", choices=["fake", "local", "none"])
     ap.add_argument("--peer", help="a git revision (or checkout folder) whose first index is timed beside this one's")
     ap.add_argument("--busy", type=int, default=0, help="processes kept spinning during the first indexes")
+    ap.add_argument("--every-runs", type=int, default=3, help="rounds of every note changed, then restored")
     args = ap.parse_args()
     vault = powershell_vault()
     curator = [sys.executable, "-m", "curator", "--vault", str(vault)]
@@ -108,6 +112,9 @@ def main() -> None:
         f"ratio {c / w:.2f}x ({args.runs} runs each, interleaved)"
     )
 
+    if args.every_runs:
+        every(vault, curator, env, peer_env, args)
+
     env["CURATOR_EMBEDDER"] = args.embedder
     if args.embedder != "none":
         env_cache = tempfile.mkdtemp(prefix="curator-bench-cache-")
@@ -127,6 +134,32 @@ def main() -> None:
         f"after editing {len(edited)} files: {r['indexed']} indexed, {r['unchanged']} unchanged in {t:.2f}s; "
         f"{r['passages_written']} passages re-chunked, {r['embedded']} re-embedded, {r['vectors_reused']} vectors reused"
     )
+
+
+def every(
+    vault: Path, curator: list[str], env: dict[str, str], peer_env: dict[str, str] | None, args: argparse.Namespace
+) -> None:
+    """Every note changed, then restored: each a reindex of every note, on an index of its own a side."""
+    notes = {p: p.read_bytes() for p in sorted(vault.rglob("*.md")) if ".git" not in p.parts}
+    sides = {"this": {**env, "XDG_CACHE_HOME": tempfile.mkdtemp(prefix="curator-bench-cache-")}}
+    if peer_env is not None:
+        sides["peer"] = {**peer_env, "XDG_CACHE_HOME": tempfile.mkdtemp(prefix="curator-bench-cache-")}
+    for e in sides.values():
+        timed([*curator, "index", "--quiet"], e, cwd=vault)
+    times: dict[str, list[float]] = {name: [] for name in sides}
+    for _ in range(args.every_runs):
+        for changed in (True, False):
+            for p, raw in notes.items():
+                p.write_bytes(raw + b"\nOne more line.\n" if changed else raw)
+            for name, e in sides.items():
+                os.sync()
+                times[name].append(timed([*curator, "index", "--quiet"], e, cwd=vault)[0])
+    this = statistics.median(times["this"])
+    line = f"every note changed ({len(notes)}), then `curator index`: median {this:.2f}s of {len(times['this'])}"
+    if "peer" in times:
+        peer = statistics.median(times["peer"])
+        line += f"; peer {args.peer} {peer:.2f}s, this / peer {this / peer:.2f}x (interleaved)"
+    print(line)
 
 
 if __name__ == "__main__":

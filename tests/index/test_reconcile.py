@@ -213,3 +213,28 @@ def test_a_note_with_far_more_passages_than_notes_have_is_named(vault: GitVault,
     assert "notes.exclude" in warned[0] and "notes.max_bytes" in warned[0]
     again = _index(cli, vault.root)  # named when it is indexed, not on every run
     assert not [w for w in again["warnings"] if "passages" in w]
+
+
+def test_a_batch_of_changed_notes_empties_them_all_before_writing_any(
+    example_vault: GitVault, cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An FTS5 delete between inserts of one transaction flushes the pending terms first, so a
+    batch deletes every changed note's terms, then writes them all: one switch from deleting to
+    inserting, not one per note (docs/benchmarks.md, scale_powershell.py)."""
+    _index(cli, example_vault.root)
+    notes = sorted(p for p in example_vault.root.rglob("*.md") if ".kp" not in p.parts)
+    for p in notes:
+        p.write_text(p.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+    kinds: list[str] = []
+
+    def trace(_cursor: apsw.Cursor, sql: str, _bindings: object) -> bool:
+        if "passages_fts(" in sql.replace(" (", "(") or "FROM passages_fts WHERE rowid" in sql:
+            kind = sql.split()[0].upper()
+            if not kinds or kinds[-1] != kind:
+                kinds.append(kind)
+        return True
+
+    monkeypatch.setattr(apsw, "connection_hooks", [*apsw.connection_hooks, lambda c: setattr(c, "exec_trace", trace)])
+    again = _index(cli, example_vault.root)
+    assert again["indexed"] == len(notes) > 20
+    assert kinds == ["DELETE", "INSERT"], kinds[:8]
