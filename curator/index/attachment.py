@@ -243,8 +243,10 @@ def index_all(
     results = prepare_all(jobs, settings)
     done = 0
     while done < len(todo):
+        batch = list(itertools.islice(results, BATCH))
         with conn:
-            for path, kind, payload in itertools.islice(results, BATCH):
+            writer.clear(known[path][0] for path, kind, _ in batch if kind == "doc" and path in known)
+            for path, kind, payload in batch:
                 done += 1
                 f, old = by_path[path], known.get(path)
                 refused.pop(path, None)

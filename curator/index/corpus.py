@@ -107,6 +107,7 @@ def index_items(
         with conn:
             reuse = writer.reusable([known[i.ref][0] for i in batch if i.ref in known])
             pdfs = _read_files(batch, limits or Limits())
+            writer.clear(known[i.ref][0] for i in batch if i.ref in known)
             for item in batch:
                 doc = doc_input(source, kind, item, pdfs.get(item.ref))
                 writer.upsert(doc, reuse, known[item.ref][0] if item.ref in known else None)
