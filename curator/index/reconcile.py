@@ -141,6 +141,7 @@ def _embed(
     report: Report,
     progress: Progress | None,
     announce: Announce | None = None,
+    backlog: bool = True,
 ) -> None:
     if spec.provider == "none":
         return
@@ -149,8 +150,13 @@ def _embed(
     )
     if not pending:
         return
+    few = chars <= embedders.FEW_CHARS
+    if not few and not backlog:
+        # More than a few edited notes hold (an interrupted first index, an applied adopt of a
+        # vault still embedding): a read that reconciles on its way would spend minutes on them,
+        # silently. They stay pending, ranked by their words; `curator index` embeds them.
+        return
     try:
-        few = chars <= embedders.FEW_CHARS
         if not few and announce:
             announce(f"embedding {pending} passages with {spec.describe()}")
         embedder = all_embedders.create(spec, few=few)
@@ -183,10 +189,12 @@ def reconcile(
     sync: Collection[str] | bool = False,
     announce: Announce | None = None,
     upgrade: bool = True,
+    backlog: bool = True,
 ) -> Report:
     """Reconcile the serving epoch and its sources; ``sync`` names sources to read even if
     their files did not change (True: all). IndexError_ when another indexer holds the
-    index past ``lock_wait`` seconds.
+    index past ``lock_wait`` seconds. Without ``backlog``, passages waiting for vectors are
+    embedded only when they are few (``embedders.FEW_CHARS`` of text); more are left pending.
 
     The serving epoch's sidecar lets a reconcile skip the integrity check, so damage that
     left the file's size and mtime alone (bit rot, a stray write) shows up as SQLite's own
@@ -197,7 +205,7 @@ def reconcile(
     (a search bringing the index up to date on the way) it is left alone and said so.
     """
     try:
-        return _reconcile(vault, settings, index_dir, progress, lock_wait, sync, announce, upgrade)
+        return _reconcile(vault, settings, index_dir, progress, lock_wait, sync, announce, upgrade, backlog)
     except (apsw.Error, OSError) as e:
         _raise_unwritable(index_dir, e)
         if not db.is_corruption(e):
@@ -206,7 +214,7 @@ def reconcile(
     with epochs.writer_lock(index_dir, wait_seconds=lock_wait, waiting=announce):
         ep = epochs.serving(index_dir)
         where = epochs.quarantine(ep) if ep is not None else None
-    report = _reconcile(vault, settings, index_dir, progress, lock_wait, sync, announce, upgrade)
+    report = _reconcile(vault, settings, index_dir, progress, lock_wait, sync, announce, upgrade, backlog)
     if where:
         report.warnings.insert(0, f"the index was corrupt ({damage}); moved it to {where} and rebuilt it")
     return report
@@ -232,6 +240,7 @@ def _reconcile(
     sync: Collection[str] | bool,
     announce: Announce | None,
     upgrade: bool = True,
+    backlog: bool = True,
 ) -> Report:
     started = time.perf_counter()
     report = Report()
@@ -300,7 +309,7 @@ def _reconcile(
         _sources(vault, settings, index_dir, conn, report, progress, sync)
         if configured is not None and configured.note:
             report.warnings.append(configured.note)
-        _embed(conn, _spec_of(conn, configured), settings, report, progress, announce)
+        _embed(conn, _spec_of(conn, configured), settings, report, progress, announce, backlog)
         _finish(conn, ep, report, started)
     return report
 

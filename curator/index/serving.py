@@ -90,6 +90,7 @@ def reconcile_if_stale(
     *,
     build: bool = False,
     upgrade: bool = False,
+    backlog: bool = False,
     progress: Progress | None = None,
     announce: Announce | None = None,
 ) -> list[Notice]:
@@ -100,7 +101,9 @@ def reconcile_if_stale(
     first search or digest answers rather than send the person to `curator index`. ``announce``
     hears that before the build starts (and any wait for another indexer, which a build waits
     out); ``progress`` follows it. A build's errors are raised: without an index there is
-    nothing to answer from. Returns the notices to show."""
+    nothing to answer from. A reconcile on the way embeds the passages waiting for vectors only
+    when they are few, unless ``backlog`` (a reconciler in the background): a read does not wait
+    minutes, unannounced, for what an interrupted first index left. Returns the notices to show."""
     ep = epochs.serving(index_dir)
     if ep is None:
         if not build:
@@ -125,7 +128,7 @@ def reconcile_if_stale(
     from curator.index import reconcile
 
     try:
-        report = reconcile.reconcile(vault, settings, index_dir, lock_wait=0, upgrade=upgrade)
+        report = reconcile.reconcile(vault, settings, index_dir, lock_wait=0, upgrade=upgrade, backlog=backlog)
     except IndexUnwritable as e:
         return [Notice(f"{e.message}; results may lag behind the vault")]
     except IndexCorrupt:

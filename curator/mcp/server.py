@@ -184,7 +184,9 @@ class Reconciler:
             self.wake.set()
 
     def once(self) -> None:
-        for notice in reconcile_if_stale(self.vault, self.settings, self.index_dir, build=True, upgrade=True):
+        for notice in reconcile_if_stale(
+            self.vault, self.settings, self.index_dir, build=True, upgrade=True, backlog=True
+        ):
             if notice.level == "warning":
                 print(f"curator mcp: reconcile: {notice.text}", file=sys.stderr)
 

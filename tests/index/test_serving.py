@@ -80,3 +80,32 @@ def test_a_build_is_announced_before_it_starts_and_its_warnings_come_back(vault:
     assert [(n.level, n.text.split(" makes ")[0]) for n in notices] == [("warning", NAME)]
     assert reconcile_if_stale(*app.place(), build=True, announce=said.append) == []
     assert said == ["no index yet: indexing the vault first"]
+
+
+def test_a_read_that_reconciles_leaves_a_backlog_of_vectors_to_curator_index(
+    vault: GitVault, cli, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """More text waiting for vectors than a few edited notes hold (an interrupted first index, an
+    applied adopt): a search reconciles the words and answers; `curator index` embeds the rest.
+    Before, the search embedded all of it on the way, minutes on a large vault, saying nothing."""
+    from curator.embedders import base
+
+    monkeypatch.setenv("CURATOR_EMBEDDER", "fake")
+    assert cli("--vault", vault.root, "index", "--quiet").code == 0
+    monkeypatch.setattr(base, "FEW_CHARS", 10)  # any backlog is more than a few notes' text
+    vault.write("new.md", "# Locks\n\nA busy database answers SQLITE_BUSY until the writer is done.\n")
+
+    def pending() -> int:
+        r = cli("--vault", vault.root, "--json", "status")
+        return int(json.loads(r.out)["pending_embeddings"])
+
+    r = cli("--vault", vault.root, "--json", "search", "busy database")
+    assert r.code == 0, r
+    out = json.loads(r.out)
+    assert "new.md" in [h["path"] for h in out["hits"]], out["hits"]
+    assert pending() > 0
+    assert any("no vector yet" in w for w in out["warnings"]), out["warnings"]
+    app = App(vault_arg=str(vault.root))
+    vault.write("new.md", "# Locks\n\nA busy database answers SQLITE_BUSY until the writer is done. Wait.\n")
+    reconcile_if_stale(*app.place(), backlog=True)  # the MCP server's reconciler, in the background
+    assert pending() == 0
