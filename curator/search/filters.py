@@ -46,6 +46,15 @@ class Filters:
             _check_date("--since", self.since)
         if self.until:
             _check_date("--until", self.until)
+        if self.since and self.until:
+            # The first day --since takes against the last --until takes, as text (ISO dates sort so).
+            first = self.since + "-01-01"[: 10 - len(self.since)]
+            last = self.until + "-12-31"[len(self.until) - 4 :]
+            if first > last:
+                raise UsageError(
+                    f"--since {self.since} is after --until {self.until}: no date is in that range",
+                    hint="swap them",
+                )
 
     @property
     def active(self) -> bool:

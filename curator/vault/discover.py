@@ -118,7 +118,6 @@ def find_vault(explicit: str | None = None, cwd: str | None = None) -> Vault:
             break
         here = parent
     where = f" ({origin})" if origin else ""
-    raise VaultError(
-        f"{start}{where} is not inside a git work tree",
-        hint="run `git init` there, or pass --vault",
-    )
+    # Told where the vault is (--vault, CURATOR_VAULT), the person needs no advice to say where.
+    hint = "run `git init` there" if origin else "run `git init` there, or pass --vault"
+    raise VaultError(f"{start}{where} is not inside a git work tree", hint=hint)

@@ -74,6 +74,8 @@ def test_filters_apply_inside_the_legs(indexed: GitVault, cli) -> None:
     [
         (["wal", "--since", "2020-13-01"], "--since '2020-13-01' is not a date"),
         (["wal", "--until", "last week"], "--until 'last week' is not a date"),
+        (["wal", "--since", "2026-12", "--until", "2026-11"], "--since 2026-12 is after --until 2026-11"),
+        (["wal", "--since", "2026-11-29", "--until", "2026-11-28"], "--since 2026-11-29 is after --until 2026-11-28"),
         ([""], "the query has no words to search for"),
         (['" * -'], "the query has no words to search for"),
         (["wal", "--path", "**/" * 100 + "x.md"], "the path glob is 304 characters long; at most 256"),

@@ -23,10 +23,16 @@ def test_env_variable_and_explicit_path(tmp_path: Path, monkeypatch: pytest.Monk
     assert find_vault(str(v2.root)).root == str(v2.root)
 
 
-def test_not_a_repository_is_a_one_line_error(tmp_path: Path) -> None:
+def test_not_a_repository_is_a_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "plain").mkdir()
-    with pytest.raises(VaultError, match="not inside a git work tree"):
+    monkeypatch.delenv("CURATOR_VAULT", raising=False)
+    with pytest.raises(VaultError, match="not inside a git work tree") as told:
         find_vault(str(tmp_path / "plain"))
+    assert told.value.hint == "run `git init` there"  # it was passed with --vault already
+    monkeypatch.chdir(tmp_path / "plain")
+    with pytest.raises(VaultError) as found:
+        find_vault()
+    assert found.value.hint == "run `git init` there, or pass --vault"
 
 
 def test_bare_repository_is_refused(tmp_path: Path) -> None:
