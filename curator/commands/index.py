@@ -145,6 +145,10 @@ def _print_problems(r: SourceReport) -> None:
         output.line(f"  and {p.warning_count - len(p.warnings)} more warning(s)")
 
 
+def _files_in(paths: list[str], folder: str) -> str:
+    return paths[0] if len(paths) == 1 else f"{len(paths)} files in {folder}"
+
+
 def _grouped(skips: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Skips to print: files kept out by notes.exclude shown once per top-level folder, and
     none of the files that are never notes (``never_news``: .gitignore, .gitattributes, a
@@ -166,7 +170,15 @@ def _grouped(skips: list[tuple[str, str]]) -> list[tuple[str, str]]:
     # Each group is named by the deepest folder its files share: powershell-docs/.github/, not the
     # powershell-docs/ that holds every note of the vault.
     shared = {top: posixpath.commonpath([posixpath.dirname(p) for p in paths]) + "/" for top, paths in folders.items()}
-    grouped = [(shared[p], f"{r} ({len(folders[p])} file(s))") if p in folders else (p, r) for p, r in out]
+    # "skipped de/: excluded" would read as the folder kept out, when a pattern without a folder
+    # (headings.txt) keeps out two files of it: the files are counted in the folder they share.
+    grouped = [(_files_in(folders[p], shared[p]), r) if p in folders else (p, r) for p, r in out]
+    excluded = [p for p in folders if len(folders[p]) > 1]
+    if len(excluded) > NAMED_OTHERS:
+        files = sum(len(folders[p]) for p in excluded)
+        told = {_files_in(folders[p], shared[p]) for p in excluded}
+        summary = (f"{files} files in {len(excluded)} folders", f"{EXCLUDED} (--json lists each)")
+        grouped = [summary, *((p, r) for p, r in grouped if p not in told)]
     others = [p for p, r in grouped if r == NOT_INCLUDED]
     if len(others) <= NAMED_OTHERS:
         return grouped

@@ -36,7 +36,7 @@ def test_excluded_files_are_named_by_the_folder_they_share(tmp_path: Path, cli) 
     v.write("docs/.github/workflows/notes.md", "# Workflow notes\n")
     v.commit("docs")
     out = cli("--vault", v.root, "index").out
-    assert "skipped docs/.github/: excluded by notes.exclude (2 file(s))" in out, out
+    assert "skipped 2 files in docs/.github/: excluded by notes.exclude" in out, out
 
 
 def test_many_files_that_are_not_notes_are_counted_by_kind(tmp_path: Path, cli) -> None:
@@ -54,7 +54,27 @@ def test_many_files_that_are_not_notes_are_counted_by_kind(tmp_path: Path, cli) 
     said = [line for line in r.out.splitlines() if line.startswith("skipped ")]
     assert said == [
         "skipped 36 files: not a note (outside notes.include): 30 .png, 5 .css, 1 (no extension) (--json lists each)",
-        "skipped docs/.github/: excluded by notes.exclude (1 file(s))",
+        "skipped docs/.github/issue.md: excluded by notes.exclude",
     ], r.out
     data = json.loads(cli("--vault", v.root, "--json", "index").out)
     assert {s["path"] for s in data["skipped"]} >= set(others)
+
+
+def test_files_a_pattern_keeps_out_of_many_folders_are_counted_not_named_folder_by_folder(tmp_path: Path, cli) -> None:
+    """notes.exclude [headings.txt, filenames.txt] on a vault of 12 language folders: one line, and
+    no line that reads as a whole folder kept out (`skipped de/: excluded`)."""
+    v = make_git_vault(tmp_path / "v")
+    v.write(".kp/config.yaml", "embedder:\n  provider: none\nnotes:\n  exclude: [headings.txt, filenames.txt]\n")
+    langs = ["de", "en", "es", "fr", "it", "ja", "ko", "pt", "ru", "tr", "uk", "zh"]
+    for lang in langs:
+        v.write(f"{lang}/Home.md", "# Home\n")
+        v.write(f"{lang}/headings.txt", "Home\n")
+        v.write(f"{lang}/filenames.txt", "Home\n")
+    v.write("extra/headings.txt", "x\n")
+    v.commit()
+    r = cli("--vault", v.root, "index")
+    said = [line for line in r.out.splitlines() if line.startswith("skipped ")]
+    assert said == [
+        "skipped 24 files in 12 folders: excluded by notes.exclude (--json lists each)",
+        "skipped extra/headings.txt: excluded by notes.exclude",
+    ], r.out

@@ -119,8 +119,8 @@ def test_excluded_folders_are_in_no_command(indexed: GitVault, cli) -> None:
     paths = {d["path"] for d in (listed if isinstance(listed, list) else listed.get("documents", []))}
     assert paths and not any(p.startswith((".obsidian/", ".trash/")) for p in paths)
     r = cli("--vault", indexed.root, "--index-dir", indexed.root.parent / "idx", "index", "rebuild")
-    assert "skipped .obsidian/: excluded by notes.exclude (1 file(s))" in r.out
-    assert "skipped .trash/: excluded by notes.exclude (1 file(s))" in r.out
+    assert "skipped .obsidian/workspace.md: excluded by notes.exclude" in r.out
+    assert "skipped .trash/old.md: excluded by notes.exclude" in r.out
 
 
 def test_vault_option_on_a_subfolder_says_it_uses_the_whole_work_tree(docs: GitVault, cli, tmp_path: Path) -> None:
