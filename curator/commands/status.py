@@ -79,7 +79,10 @@ def run(app: App) -> int:
     output.line(
         f"links      {data['links']} ({data['unresolved_links']} unresolved); {data['skipped_files']} file(s) skipped"
     )
-    output.line(f"reconciled {data['last_reconcile']} in {data['last_reconcile_seconds']:.2f}s")
+    if data["last_reconcile"] is None:  # the epoch serves words before its first reconcile ends
+        output.line("reconciled not yet to the end: a first index is running or was stopped (`curator index` goes on)")
+    else:
+        output.line(f"reconciled {data['last_reconcile']} in {data['last_reconcile_seconds']:.2f}s")
     output.line(f"remote     {data['remote_calls']} embedding call(s), ~{data['remote_tokens_estimated']} tokens")
     withheld: dict[str, dict[str, int]] = data["withheld"]
     if withheld["passages"] or withheld["queries"]:

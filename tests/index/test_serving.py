@@ -4,6 +4,7 @@ notices told apart by their level, never by their text."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,20 @@ def test_a_read_that_reconciles_leaves_a_backlog_of_vectors_to_curator_index(
     vault.write("new.md", "# Locks\n\nA busy database answers SQLITE_BUSY until the writer is done. Wait.\n")
     reconcile_if_stale(*app.place(), backlog=True)  # the MCP server's reconciler, in the background
     assert pending() == 0
+
+
+def test_status_of_an_index_whose_first_reconcile_has_not_ended(vault: GitVault, cli) -> None:  # type: ignore[no-untyped-def]
+    """An epoch serves words before its first reconcile ends (vectors follow): status says so,
+    not `reconciled None in 0.00s`."""
+    import apsw
+
+    assert cli("--vault", vault.root, "index", "--quiet").code == 0
+    epoch = json.loads(cli("--vault", vault.root, "--json", "status").out)["epoch"]
+    (path,) = [p for p in Path(os.environ["XDG_CACHE_HOME"]).rglob(f"{epoch}*.sqlite")]
+    conn = apsw.Connection(str(path))
+    conn.execute("DELETE FROM meta WHERE key IN ('last_reconcile', 'last_reconcile_seconds')")
+    conn.close()
+    r = cli("--vault", vault.root, "status")
+    assert r.code == 0, r
+    assert "reconciled not yet to the end: a first index is running or was stopped" in r.out, r.out
+    assert "None" not in r.out
