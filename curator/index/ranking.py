@@ -112,7 +112,10 @@ def bm25(
     params: list[object] = [match]
     if _narrowed(conn, f):
         inner, extra = _passage_ids(conn, f)
-        sql += f" AND rowid IN ({inner})"
+        # `+rowid`: the filter's passages are checked against what MATCH finds. As `rowid IN`, FTS5
+        # took them as its index and looked each one up in every term's doclist: --path over the
+        # 9,000 passages of one powershell-docs version took 1.6 s against 0.04 s, the same rows.
+        sql += f" AND +rowid IN ({inner})"
         params += extra
     sql += " ORDER BY s LIMIT ?"
     params.append(depth)
