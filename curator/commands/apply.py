@@ -45,13 +45,14 @@ def run(
     by = f"human:{stage.default_author(vault).name}"
     shown = None
     if not yes:
-        if not sys.stdin.isatty():
-            raise UsageError("apply needs confirmation", hint="pass --yes when not at a terminal")
         proposal = store.load_within(vault.root, ulid, settings.limits)
         shown = proposal.digest() if proposal.exists else None  # what is applied is what was shown
         report = validate_proposal(RepoState(vault, settings), proposal)
         if proposal.exists and report.status != PENDING:
-            raise CheckFailed(f"proposal {ulid} is already {report.status}")  # nothing to ask about
+            # Said first, at a terminal or not: --yes would not apply it either.
+            raise CheckFailed(f"proposal {ulid} is already {report.status}")
+        if not sys.stdin.isatty():
+            raise UsageError("apply needs confirmation", hint="pass --yes when not at a terminal")
         show(vault, report, settings.producers.names)
         for text in drift_lines(report):
             output.line(text)

@@ -68,6 +68,12 @@ def test_apply_without_a_terminal_and_without_yes_is_a_usage_error(vault: GitVau
     assert r.returncode == 2, r
     assert r.stderr == "curator: apply needs confirmation (pass --yes when not at a terminal)\n", r.stderr
     assert "of a long note." in vault.read("notes/long.md")
+    # One already applied is said to be so, as with --yes, rather than asked about.
+    assert run_process("--vault", vault.root, "apply", pid, "--yes").returncode == 0
+    again = run_process("--vault", vault.root, "apply", pid, input="y\n")
+    said_yes = run_process("--vault", vault.root, "apply", pid, "--yes")
+    assert again.stderr == said_yes.stderr and f"proposal {pid} is already applied" in again.stderr, again.stderr
+    assert again.returncode == said_yes.returncode != 0
 
 
 def test_apply_shows_its_steps_at_a_terminal_and_nothing_without_one(vault: GitVault) -> None:
