@@ -174,7 +174,8 @@ print("BLAS=" + ",".join(str(p["num_threads"]) for p in threadpool_info() if p["
 """
 
 
-def test_a_hybrid_search_computes_its_question_on_one_blas_thread(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def _local_vault(tmp_path):  # type: ignore[no-untyped-def]
+    """A vault indexed with the local model, and an environment that sets no thread count."""
     import subprocess
     import sys
 
@@ -187,6 +188,14 @@ def test_a_hybrid_search_computes_its_question_on_one_blas_thread(tmp_path) -> N
     env = {k: val for k, val in os.environ.items() if k not in cores.BLAS_THREADS}
     env["HF_HUB_OFFLINE"] = "1"
     subprocess.run([sys.executable, "-m", "curator", "--vault", str(v.root), "index", "--quiet"], check=True, env=env)
+    return v, env
+
+
+def test_a_hybrid_search_computes_its_question_on_one_blas_thread(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    v, env = _local_vault(tmp_path)
     args = ["--vault", str(v.root), "search", "why is the database locked", "--mode", "hybrid"]
     r = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, env=env)
     assert "wal.md" in r.stdout and r.stdout.rstrip().endswith("BLAS=1"), r.stdout + r.stderr
@@ -206,15 +215,7 @@ def test_a_search_on_a_busy_machine_does_not_bound_a_pool_of_one_thread(tmp_path
     import subprocess
     import sys
 
-    from tests.conftest import make_git_vault
-
-    v = make_git_vault(tmp_path / "vault")
-    v.write(".kp/config.yaml", "embedder:\n  provider: local\n")
-    v.write("wal.md", "# WAL mode\n\nWrite-ahead logging lets readers work while one writer writes.\n")
-    v.commit()
-    env = {k: val for k, val in os.environ.items() if k not in cores.BLAS_THREADS}
-    env["HF_HUB_OFFLINE"] = "1"
-    subprocess.run([sys.executable, "-m", "curator", "--vault", str(v.root), "index", "--quiet"], check=True, env=env)
+    v, env = _local_vault(tmp_path)
     burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(cores.available())]
     try:
         args = ["--vault", str(v.root), "search", "why is the database locked", "--mode", "hybrid"]
