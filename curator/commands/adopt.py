@@ -197,6 +197,7 @@ def run(app: App, dry_run: bool) -> int:
             f"would give {len(p.drafts)} note(s) a kp_id; {p.identified} already have one; "
             f"{len(p.skipped)} skipped{_left_alone(p)}"
         )
+        _tell_plain_text(p)
         return 0
     if report is not None and not report.ok:
         output.line("the adopt proposal was rejected by the validator; nothing was staged")
@@ -208,5 +209,18 @@ def run(app: App, dry_run: bool) -> int:
         f"{staged_id}: valid — gives {len(p.drafts)} note(s) a kp_id; {p.identified} already had one; "
         f"{len(p.skipped)} skipped{_left_alone(p)}"
     )
+    _tell_plain_text(p)
     output.line(f"next: curator review, or curator apply {staged_id} to apply it as one commit")
     return 0
+
+
+def _tell_plain_text(p: Plan) -> None:
+    """A .txt note gets a frontmatter block too: where that is a data file (Obsidian's help keeps
+    `headings.txt` in every language folder), the person hears it before applying, not after."""
+    texts = [path for path, _kp in p.minted if path.lower().endswith(".txt")]
+    if texts:
+        named = ", ".join(output.safe_path(t) for t in texts[:3]) + (", …" if len(texts) > 3 else "")
+        output.line(
+            f"{len(texts)} of them are .txt files ({named}): each gets a frontmatter block; "
+            "keep plain-text data files out with notes.exclude"
+        )

@@ -227,3 +227,22 @@ def test_applying_an_adopt_of_many_notes_stores_their_blobs_as_one_pack(tmp_path
         assert "kp_id: kp:" in v.git("show", f"HEAD:n{i:03}.md").stdout
     assert v.git("fsck", "--strict", "--no-dangling").returncode == 0
     assert v.status() == ""
+
+
+def test_adopt_says_which_plain_text_notes_get_a_frontmatter_block(vault: GitVault, cli) -> None:
+    """`*.txt` is a note by default: a data file such as Obsidian's headings.txt would get a
+    frontmatter block. The dry run and the staged proposal both say so, naming a few."""
+    for lang in ("de", "fr", "ja", "ko"):
+        vault.write(f"{lang}/headings.txt", "Home\nSettings\n")
+    vault.write("bare.md", "bare\n")
+    vault.commit()
+    told = (
+        "4 of them are .txt files (de/headings.txt, fr/headings.txt, ja/headings.txt, …): each gets a frontmatter block"
+    )
+    dry = cli("--vault", vault.root, "adopt", "--dry-run")
+    assert dry.code == 0 and told in dry.out, dry.out
+    staged = cli("--vault", vault.root, "adopt")
+    assert staged.code == 0 and told in staged.out, staged.out
+    vault.write(".kp/config.yaml", "notes:\n  exclude: [headings.txt]\n")
+    vault.commit()
+    assert ".txt files" not in cli("--vault", vault.root, "adopt", "--dry-run").out
