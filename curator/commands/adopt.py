@@ -221,6 +221,7 @@ def _tell_plain_text(p: Plan) -> None:
     if texts:
         named = ", ".join(output.safe_path(t) for t in texts[:3]) + (", …" if len(texts) > 3 else "")
         output.line(
-            f"{len(texts)} of them are .txt files ({named}): each gets a frontmatter block; "
+            f"{len(texts)} of them {'is a .txt file' if len(texts) == 1 else 'are .txt files'} ({named}): "
+            f"{'it gets' if len(texts) == 1 else 'each gets'} a frontmatter block; "
             "keep plain-text data files out with notes.exclude"
         )
