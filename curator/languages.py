@@ -35,6 +35,8 @@ STEMMERS = {
     "no": "norwegian",
     "pl": "polish",
     "pt": "portuguese",
+    "pt-br": "portuguese",
+    "pt-pt": "portuguese",
     "ro": "romanian",
     "ru": "russian",
     "sr": "serbian",
@@ -53,10 +55,32 @@ UNSTEMMED = frozenset(
 )
 """Known languages without a stemmer here: their words are indexed as they are."""
 _TRADITIONAL_TAGS = frozenset({"tw", "hk", "mo", "hant"})
+VARIANTS = {"pt-pt": "pt", "pt-br": "pt"}
+"""Written variants of one language told apart (``detect``): European and Brazilian Portuguese
+name the same things with other words (``ficheiro``/``arquivo``, ``ecrã``/``tela``), and a
+vault of translated pages holds both, where a question asked in one is best answered in it.
+A note or question that shows neither is the language itself (``pt``), which goes with both."""
+
+
+def base(code: str) -> str:
+    """The language a variant is written in (``pt-br`` → ``pt``); any other code as it is."""
+    return VARIANTS.get(code, code)
+
+
+def same_language(note: str | None, question: str | None) -> bool:
+    """Whether a note in language ``note`` is in the question's language: the same code, or the
+    same language where one of the two does not say its variant (a ``pt`` note answers a
+    ``pt-br`` question; a ``pt-pt`` note does not)."""
+    if note is None or question is None:
+        return False
+    if note == question:
+        return True
+    return base(note) == base(question) and base(question) in (note, question)
 
 
 def normalise_code(value: Any) -> str | None:
-    """``de-DE`` → ``de``, ``zh-TW`` → ``zh-hant``; None for anything that is not a language tag."""
+    """``de-DE`` → ``de``, ``zh-TW`` → ``zh-hant``, ``pt-BR`` → ``pt-br`` (``VARIANTS``); None for
+    anything that is not a language tag."""
     if not isinstance(value, str):
         return None
     parts = value.strip().replace("_", "-").casefold().split("-")
@@ -65,6 +89,8 @@ def normalise_code(value: Any) -> str | None:
         return None
     if code == "zh" and _TRADITIONAL_TAGS.intersection(parts[1:]):
         return TRADITIONAL_CHINESE
+    if code == "pt" and parts[1:2] in (["br"], ["pt"]):
+        return f"pt-{parts[1]}"
     return code
 
 

@@ -32,7 +32,7 @@ from typing import Any
 
 from curator.index.db import get_json
 from curator.index.detect import detect
-from curator.languages import ENGLISH, STEMMERS, normalise_code
+from curator.languages import ENGLISH, STEMMERS, base, normalise_code
 from curator.vault.globs import matches
 
 STEM = "0"
@@ -250,5 +250,5 @@ def stopwords(languages: tuple[str, ...]) -> frozenset[str]:
     """Stop words of every language in ``languages`` (English always, as before)."""
     words: set[str] = set(STOPWORDS)
     for code in languages:
-        words.update(_STOPWORDS.get(code, "").split())
+        words.update(_STOPWORDS.get(base(code), "").split())
     return frozenset(words)

@@ -12,11 +12,12 @@ CHUNKER_VERSION = 2
 """``curator.index.chunker``. 2: comments left out; link text in breadcrumbs; a heading alone
 joins what it heads; a note with nothing but a title is one passage."""
 
-NORMALISATION_VERSION = 3
+NORMALISATION_VERSION = 4
 """``curator.index.normalise``. 2: notes in other languages than English stemmed by their own
 rules (Porter stemmed them all before); bigrams for unspaced scripts. 3: a note's language told
 by its text when nothing says it; each word of a note in another language indexed exact beside
-its stem; a note's aliases in its first passage's breadcrumb column."""
+its stem; a note's aliases in its first passage's breadcrumb column. 4: a Portuguese note told
+European or Brazilian by its words (``detect.variant``)."""
 
 LINKS_VERSION = 3
 """``curator.vault.links``: what link extraction finds; bumped when it finds links it did not

@@ -7,7 +7,9 @@ found in: each word votes for the languages of the notes that hold it, its vote 
 them by the share of each language's notes holding it, so a word every translation keeps
 (``Evernote``, ``Bases``) says little and a word of one language says much
 (``Tastenkürzel ändern`` is German because only German notes hold those words). A question whose words two languages share as much (``importar notas``: Spanish and
-Portuguese) prefers nothing.
+Portuguese) prefers nothing. A language written in variants (European and Brazilian Portuguese)
+is told as the language, then as the variant its words show (``telemóvel``): a note of the
+other variant is not preferred, one that shows neither is (``languages.same_language``).
 
 The preference is a weight inside fusion, on both legs alike: a passage of a note in the
 question's language counts ``BOOST`` times its reciprocal rank in each leg, so with k=60 it
@@ -23,10 +25,11 @@ from dataclasses import dataclass, field
 import apsw
 
 from curator.index import db
-from curator.index.detect import detect
+from curator.index.detect import detect, variant
 from curator.index.language import EXACT
 from curator.index.normalise import fts_query
 from curator.index.ranking import UNTOLD, notes_holding, notes_of, notes_per_language
+from curator.languages import base, same_language
 from curator.search.filters import Leg
 
 BOOST = 1.2
@@ -91,13 +94,15 @@ def vote(conn: apsw.Connection, asker: Asker, words: list[str]) -> None:
     one word a known language shares with it."""
     if asker.language or not asker.multilingual:
         return
-    sizes = notes_per_language(conn)
+    # A language's variants vote as the language (``pt-br`` and ``pt-pt`` notes as ``pt``); the
+    # question's own words then say its variant, if they do.
+    sizes = _by_language(notes_per_language(conn))
     if not sizes:
         return
     smooth = sum(sizes.values()) / len(sizes)
     tally: dict[str, float] = {}
     for word in words[:WORDS]:
-        held = notes_holding(conn, fts_query([word, word + EXACT]))
+        held = _by_language(notes_holding(conn, fts_query([word, word + EXACT])))
         shares = {lang: n / (sizes.get(lang, 0) + smooth) for lang, n in held.items()}
         total = sum(shares.values())
         for lang, share in shares.items():
@@ -108,7 +113,7 @@ def vote(conn: apsw.Connection, asker: Asker, words: list[str]) -> None:
     first = max(tally, key=lambda lang: tally[lang])
     if len(ranked) == 1 or ranked[0] >= LEAD * ranked[1]:
         if first != UNTOLD:
-            asker.language, asker.by = first, "notes"
+            asker.language, asker.by = variant(first, " ".join(words), short=True), "notes"
         return
     close = [lang for lang in tally if LEAD * tally[lang] >= ranked[0] and lang != UNTOLD]
     asker.maybe = tuple(sorted(close, key=lambda lang: -tally[lang]))
@@ -119,4 +124,17 @@ def boosts(conn: apsw.Connection, asker: Asker, legs: list[Leg]) -> dict[int, fl
     if not asker.language:
         return {}
     look_up(conn, asker, [pid for leg in legs for pid, _ in leg.ranked])
-    return {pid: BOOST for pid, (_doc, lang) in asker.notes.items() if lang == asker.language}
+    return {pid: BOOST for pid, (_doc, lang) in asker.notes.items() if same_language(lang, asker.language)}
+
+
+def boost_of(asker: Asker, language: str | None) -> float:
+    """The fusion weight of a note in ``language``: ``BOOST`` when it is the question's."""
+    return BOOST if same_language(language, asker.language) else 1.0
+
+
+def _by_language(counts: dict[str, int]) -> dict[str, int]:
+    """Counts of notes by language, each variant's added to its language's (``languages.base``)."""
+    out: dict[str, int] = {}
+    for code, n in counts.items():
+        out[base(code)] = out.get(base(code), 0) + n
+    return out

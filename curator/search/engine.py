@@ -338,7 +338,7 @@ class Searcher:
                 continue
             also = [q for q in (reading.passage(self.conn, o) for o in others[:ALSO]) if q is not None]
             language = asker.notes.get(pid, (0, None))[1]
-            boost = askers.BOOST if asker.language and language == asker.language else 1.0
+            boost = askers.boost_of(asker, language)
             legs = {
                 name: {"rank": float(table[pid][0]), "score": round(table[pid][1], 6)}
                 for name, table in ranks.items()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from curator.index.detect import TRADITIONAL, detect
-from curator.languages import normalise_code
+from curator.index.detect import TRADITIONAL, detect, variant
+from curator.languages import normalise_code, same_language
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,62 @@ def test_only_the_index_languages_are_candidates() -> None:
 def test_traditional_chinese_tags_are_one_language() -> None:
     assert normalise_code("zh-TW") == normalise_code("zh-Hant") == normalise_code("zh_HK") == TRADITIONAL
     assert normalise_code("zh-CN") == normalise_code("zh") == "zh"
+
+
+EUROPEAN = (
+    "Para aceder à pasta de configuração, abra as definições da aplicação no seu telemóvel. "
+    "O ficheiro fica guardado na secção de cada utilizador e pode partilhar o ficheiro com a sua equipa."
+)
+BRAZILIAN = (
+    "Para acessar a pasta de configuração, abra o aplicativo no seu celular. O arquivo fica salvo na "
+    "seção de cada usuário e você pode compartilhar o arquivo com a sua equipe."
+)
+
+
+def test_portuguese_is_told_european_or_brazilian_by_its_words() -> None:
+    assert detect(EUROPEAN) == "pt-pt"
+    assert detect(BRAZILIAN) == "pt-br"
+    # a page that uses neither variant's words is Portuguese, which goes with both
+    assert detect("Os atalhos de teclado estão na barra lateral e não é difícil mudá-los.") == "pt"
+
+
+def test_one_word_tells_a_questions_variant_and_a_note_needs_three() -> None:
+    assert variant("pt", "sincronizar notas com o telemóvel", short=True) == "pt-pt"
+    assert variant("pt", "sincronizar notas com o celular", short=True) == "pt-br"
+    assert variant("pt", "importar notas do Evernote", short=True) == "pt"
+    assert variant("pt", "Uma nota no telemóvel, sobre o ficheiro.") == "pt"  # two words: not enough for a note
+    # words of both, neither twice the other's: no variant
+    assert variant("pt", "o ficheiro e o arquivo", short=True) == "pt"
+    assert variant("es", "el celular", short=True) == "es"  # other languages have no variants here
+
+
+def test_a_variant_is_a_candidate_where_the_index_holds_its_language() -> None:
+    # an index of Brazilian and English notes: a European question is still Portuguese
+    assert detect("onde ficam guardadas as definições do Obsidian", frozenset({"pt-br", "en"}), short=True) == "pt-pt"
+    assert detect("onde ficam guardadas as definições do Obsidian", frozenset({"de", "en"}), short=True) is None
+
+
+def test_variant_tags_are_read_as_the_variant() -> None:
+    assert normalise_code("pt-BR") == normalise_code("pt_br") == "pt-br"
+    assert normalise_code("pt-PT") == "pt-pt"
+    assert normalise_code("pt") == "pt"
+    assert normalise_code("pt-AO") == "pt"
+
+
+@pytest.mark.parametrize(
+    ("note", "question", "same"),
+    [
+        ("pt", "pt", True),
+        ("pt-pt", "pt", True),  # a question that does not say its variant goes with both
+        ("pt-br", "pt", True),
+        ("pt", "pt-br", True),  # a note that does not say its variant answers both
+        ("pt-pt", "pt-br", False),
+        ("pt-br", "pt-pt", False),
+        ("zh-hant", "zh", False),  # Traditional Chinese is a language of its own here
+        ("es", "pt", False),
+        (None, "pt", False),
+        ("pt", None, False),
+    ],
+)
+def test_same_language(note: str | None, question: str | None, same: bool) -> None:
+    assert same_language(note, question) is same

@@ -239,3 +239,31 @@ def test_a_question_in_a_vault_of_one_other_language_is_stemmed_by_its_rules(
     data = _search(cli, v, "thème raccourci")
     assert sorted(h["path"] for h in data["hits"]) == ["Raccourcis.md", "Thèmes.md"]
     assert "language" not in data  # nothing preferred
+
+
+def test_a_european_question_is_answered_by_the_european_copy_first(
+    tmp_path_factory: pytest.TempPathFactory, cli
+) -> None:
+    # A help vault holds each page in European (pt/) and Brazilian (pt-br/) Portuguese, one
+    # language to its function words. The Brazilian copy says "sincronizar notas" more often; a
+    # question typed in Portugal ("telemóvel") gets the European copy first, the other below it.
+    files = {
+        "pt/Sincronizar.md": "# Sincronizar\n\nPode sincronizar as notas entre dispositivos. O utilizador escolhe "
+        "os ficheiros a enviar, e a aplicação mostra no ecrã o ficheiro que mudou.\n",
+        "pt-br/Sincronizar notas.md": "# Sincronizar notas\n\nVocê pode sincronizar notas entre dispositivos: "
+        "sincronizar notas no celular e sincronizar notas no computador. O usuário escolhe os arquivos, e o "
+        "aplicativo mostra na tela o arquivo que mudou.\n",
+        "en/Sync.md": "# Sync\n\nYou can sync your notes between your devices, and the app shows which file changed.\n",
+    }
+    v = _indexed(tmp_path_factory, "variants", files)
+    data = _search(cli, v, "sincronizar notas no telemóvel", "--explain")
+    paths = [h["path"] for h in data["hits"]]
+    assert paths[:2] == ["pt/Sincronizar.md", "pt-br/Sincronizar notas.md"], paths
+    assert data["language"] == {"question": "pt-pt", "told_by": "notes"}
+    assert data["hits"][0]["explain"]["language"] == {"note": "pt-pt", "boost": 1.2}
+    assert "language" not in data["hits"][1]["explain"]  # the other variant is not preferred
+    # a question that says neither variant prefers both copies alike: the one that matches more leads
+    data = _search(cli, v, "sincronizar notas", "--explain")
+    assert data["language"]["question"] == "pt"
+    assert [h["path"] for h in data["hits"]][:2] == ["pt-br/Sincronizar notas.md", "pt/Sincronizar.md"]
+    assert [h["explain"]["language"]["boost"] for h in data["hits"][:2]] == [1.2, 1.2]
