@@ -267,3 +267,19 @@ def test_a_european_question_is_answered_by_the_european_copy_first(
     assert data["language"]["question"] == "pt"
     assert [h["path"] for h in data["hits"]][:2] == ["pt-br/Sincronizar notas.md", "pt/Sincronizar.md"]
     assert [h["explain"]["language"]["boost"] for h in data["hits"][:2]] == [1.2, 1.2]
+
+
+def test_a_variant_said_in_frontmatter_is_the_notes_variant(tmp_path_factory: pytest.TempPathFactory, cli) -> None:
+    # the two copies say their variant (`lang: pt-BR`, `lang: pt-PT`) and write the same words
+    body = "Pode sincronizar as notas entre dispositivos e escolher as notas a enviar.\n"
+    files = {
+        "br.md": f"---\nlang: pt-BR\n---\n# Sincronizar notas\n\n{body}",
+        "pt.md": f"---\nlang: pt-PT\n---\n# Sincronizar\n\n{body}",
+        "en/Sync.md": "# Sync\n\nYou can sync your notes between your devices, and choose which notes to send.\n",
+    }
+    v = _indexed(tmp_path_factory, "said", files)
+    data = _search(cli, v, "sincronizar notas no telemóvel", "--explain")
+    assert [h["path"] for h in data["hits"]][:2] == ["pt.md", "br.md"]
+    assert data["hits"][0]["explain"]["language"] == {"note": "pt-pt", "boost": 1.2}
+    data = _search(cli, v, "sincronizar notas no celular", "--explain")
+    assert [h["path"] for h in data["hits"]][:2] == ["br.md", "pt.md"]
