@@ -125,6 +125,25 @@ def _dims(model: str | None, configured: int | None, provider: str) -> int:
     )
 
 
+LOCAL_MODELS = (LOCAL_DEFAULT_MODEL, MULTILINGUAL_MODEL)
+"""The models the local embedder ships; any other ``embedder.model`` is a model folder."""
+
+
+def _check_local(model: str) -> None:
+    """A local model Curator does not ship must be a folder: a mistyped name
+    (``multilingual-e5-smal``) is told so here, where every command asks, and never left to
+    the serving epoch's model to stand in for it unseen."""
+    if model in LOCAL_MODELS or os.path.isdir(os.path.expanduser(model)):
+        return
+    import difflib
+
+    near = difflib.get_close_matches(model, LOCAL_MODELS, n=1)
+    raise EmbedderError(
+        f"embedder.model {model!r} is neither a model Curator ships ({', '.join(LOCAL_MODELS)}) nor a model folder"
+        + (f"; did you mean {near[0]!r}?" if near else "")
+    )
+
+
 def resolve(settings: Settings) -> EmbedderSpec:
     """The embedder the config (and environment) asks for now."""
     cfg = settings.embedder
@@ -134,6 +153,7 @@ def resolve(settings: Settings) -> EmbedderSpec:
     model: str | None
     if provider == "local":
         model = cfg.model or LOCAL_DEFAULT_MODEL
+        _check_local(model)
         if model == MULTILINGUAL_MODEL:
             note = None
             if cfg.runtime == "bf16":

@@ -246,6 +246,7 @@ def _reconcile(
     report = Report()
     sentinels = sentinels_of(vault)
     mode = settings.index.normalisation
+    config_error = ""
     try:
         configured: embedders.EmbedderSpec | None = embedders.resolve(settings)
     except EmbedderError as e:
@@ -297,7 +298,10 @@ def _reconcile(
             epochs.prune(index_dir, keep=ep)
         else:
             fp = db.get_json(conn, "fingerprint")
-            if configured is not None and fp != epochs.fingerprint(configured, mode):
+            if configured is None:
+                # The config names no embedder this can run: the serving epoch's goes on, said so.
+                report.warnings.append(f"{config_error}; the index goes on with {epochs.describe(fp)}")
+            elif fp != epochs.fingerprint(configured, mode):
                 report.warnings.append(mismatch_message(fp, epochs.fingerprint(configured, mode), conn))
             if unchanged(vault, conn, sentinels):
                 report.fast = True

@@ -259,3 +259,25 @@ def test_a_model_folder_that_does_not_pool_by_mean_runs_in_fp32(tmp_path, monkey
     assert asked.runtime == runtime
     assert (asked.note is None) == (runtime is not None)
     assert asked.note is None or "does not pool by mean" in asked.note
+
+
+def test_a_mistyped_model_is_told_and_the_serving_epoch_goes_on_said_so(vault: GitVault, cli, tmp_path) -> None:
+    assert cli("--vault", vault.root, "index").code == 0
+    vault.write(".kp/config.yaml", "embedder:\n  model: multilingual-e5-smal\n")
+    r = cli("--vault", vault.root, "--json", "index")
+    assert r.code == 0, r
+    (warning,) = json.loads(r.out)["warnings"]
+    assert warning.startswith("embedder.model 'multilingual-e5-smal' is neither a model Curator ships"), warning
+    assert "did you mean 'multilingual-e5-small'?" in warning
+    assert warning.endswith("the index goes on with local:all-MiniLM-L6-v2/384, chunker v2, fold+stem v4"), warning
+    # with no epoch to go on with, it is the error, in one line
+    r = cli("--vault", vault.root, "--index-dir", tmp_path / "fresh", "index")
+    assert r.code == 2 and r.err.count("\n") == 1, r
+    assert "'multilingual-e5-smal' is neither a model Curator ships" in r.err
+    # a model folder is taken as it is (its size from embedder.dims)
+    folder = tmp_path / "my-model"
+    folder.mkdir()
+    from curator.settings import EmbedderSettings
+
+    spec = resolve(Settings(embedder=EmbedderSettings(model=str(folder), dims=8)))
+    assert spec.model == str(folder) and spec.dims == 8
