@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 from dataclasses import dataclass, field
@@ -135,8 +136,6 @@ def _check_local(model: str) -> None:
     the serving epoch's model to stand in for it unseen."""
     if model in LOCAL_MODELS or os.path.isdir(os.path.expanduser(model)):
         return
-    import difflib
-
     near = difflib.get_close_matches(model, LOCAL_MODELS, n=1)
     raise EmbedderError(
         f"embedder.model {model!r} is neither a model Curator ships ({', '.join(LOCAL_MODELS)}) nor a model folder"
