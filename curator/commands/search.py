@@ -8,6 +8,9 @@ from curator.commands.index import progress_bar
 from curator.output import Notice
 from curator.search.filters import Filters
 
+COPIES_NAMED = 2
+"""A hit's copies named on its line; past these, counted (``--json`` lists each)."""
+
 
 def run(
     app: App,
@@ -59,6 +62,10 @@ def run(
         output.line(f"   {hit.snippet}")
         if hit.also:
             output.line("   also " + ", ".join(hit.cite_lines(a.start_line, a.end_line) for a in hit.also))
+        if hit.copies:
+            more = len(hit.copies) - COPIES_NAMED
+            named = ", ".join(c.cite for c in hit.copies[:COPIES_NAMED]) + (f" and {more} more" if more > 0 else "")
+            output.line(f"   the same text in {named}")
         if explain:
             legs = ", ".join(f"{name} #{int(v['rank'])} ({v['score']:.4g})" for name, v in hit.legs.items())
             boost = f", ×{hit.boost:g} in the question's language ({hit.language})" if hit.boost != 1.0 else ""

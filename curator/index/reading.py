@@ -156,6 +156,22 @@ def passages_of(conn: apsw.Connection, doc_id: int) -> list[Passage]:
     return [Passage(*r) for r in conn.execute(f"SELECT {_PASSAGE} WHERE p.doc_id = ? ORDER BY p.seq", (doc_id,))]
 
 
+def note_body_hashes(conn: apsw.Connection, pids: list[int]) -> dict[int, str]:
+    """Each passage of a vault note among ``pids`` with the hash of its normalised body
+    (``index.boilerplate``); one too short to say anything has none and is left out."""
+    out: dict[int, str] = {}
+    for start in range(0, len(pids), 500):
+        part = pids[start : start + 500]
+        marks = ",".join("?" * len(part))
+        for pid, h in conn.execute(
+            f"SELECT p.id, p.body_hash FROM passages p JOIN documents d ON d.id = p.doc_id "
+            f"WHERE p.id IN ({marks}) AND d.source = ? AND p.body_hash IS NOT NULL",
+            [*part, VAULT],
+        ):
+            out[int(pid)] = str(h)
+    return out
+
+
 def same_document(conn: apsw.Connection, a: int, b: int) -> bool:
     return db.count(conn, "SELECT count(DISTINCT doc_id) FROM passages WHERE id IN (?, ?)", (a, b)) == 1
 

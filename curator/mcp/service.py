@@ -90,7 +90,11 @@ class Service:
                     index = next((i for i, q in enumerate(siblings) if q.id == p.id), 0)
                     text = snippet(reply.red.passage(spans, index), query)
                 # The path as a path filter matched it (name by name), and the cite made of it.
-                shown_hit = dataclasses.replace(hit, path=reply.red.path(hit.path))
+                shown_hit = dataclasses.replace(
+                    hit,
+                    path=reply.red.path(hit.path),
+                    copies=[dataclasses.replace(c, path=reply.red.path(c.path)) for c in hit.copies],
+                )
                 hits.append(reply.data({**shown_hit.to_json(), "snippet": text}))
             warnings = [n.text for n in opened.warnings] + list(result.warnings)
         data = reply.data(

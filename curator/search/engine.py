@@ -48,6 +48,20 @@ class Also:
 
 
 @dataclass
+class Copy:
+    """Another note whose passage is word for word the hit's (the same page kept in each version
+    of a docs tree): listed under the hit, not in a slot of its own."""
+
+    path: str
+    start_line: int
+    end_line: int
+
+    @property
+    def cite(self) -> str:
+        return f"{self.path}:{self.start_line}-{self.end_line}"
+
+
+@dataclass
 class Hit:
     passage_id: int
     kp_id: str | None
@@ -70,6 +84,8 @@ class Hit:
     """Its weight in fusion: above 1 when it is written in the question's language."""
     pages: list[int] | None = None
     """An attachment's page starts (``index.attached``): which page its lines are on."""
+    copies: list[Copy] = field(default_factory=list)
+    """Other notes whose best passage here is word for word this one, best first."""
 
     @property
     def cite(self) -> str:
@@ -101,6 +117,11 @@ class Hit:
                 for a in self.also
             ],
         }
+        if self.copies:
+            data["copies"] = [
+                {"path": c.path, "cite": c.cite, "start_line": c.start_line, "end_line": c.end_line}
+                for c in self.copies
+            ]
         if self.source != "vault":
             data["source"] = self.source
             data["link"] = self.link
@@ -111,6 +132,17 @@ class Hit:
             if self.boost != 1.0:
                 data["explain"]["language"] = {"note": self.language, "boost": self.boost}
         return data
+
+
+@dataclass
+class Slot:
+    """One note's place in the results (``Searcher._by_note``): the passage shown for it, its
+    fused score, its other passages in the list and its copies' passages, each best first."""
+
+    pid: int
+    score: float
+    others: list[int] = field(default_factory=list)
+    copies: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -314,29 +346,45 @@ class Searcher:
         tb = set(pb.text.lower().split()) if pb else set()
         return len(ta & tb) / (len(ta | tb) or 1)
 
-    def _by_note(self, fused: list[tuple[int, float]], k: int) -> list[tuple[int, float, list[int]]]:
-        """The first ``k`` notes of ``fused``: each one's best passage, its score, and the note's
-        other passages in the list, best first (one slot per note)."""
-        askers.look_up(self.conn, self._asker, [pid for pid, _ in fused])
+    def _by_note(self, fused: list[tuple[int, float]], k: int) -> list[Slot]:
+        """The first ``k`` notes of ``fused``: each one's best passage, its score, the note's other
+        passages in the list, best first (one slot per note), and the notes whose best passage is
+        word for word the slot's (the same normalised body: a page kept in each version of a docs
+        tree), which are listed under it rather than each in a slot of its own."""
+        pids = [pid for pid, _ in fused]
+        askers.look_up(self.conn, self._asker, pids)
         notes = self._asker.notes
-        slots: dict[int, tuple[int, float, list[int]]] = {}
+        bodies = reading.note_body_hashes(self.conn, pids)
+        slots: dict[int, Slot] = {}
+        shown: dict[str, int] = {}  # the body hash of a slot's passage → its note
+        copied: set[int] = set()
         for pid, score in fused:
             doc = notes.get(pid, (-pid, None))[0]
             if doc in slots:
-                slots[doc][2].append(pid)
+                slots[doc].others.append(pid)
+                continue
+            if doc in copied:
+                continue
+            body = bodies.get(pid)
+            if body is not None and body in shown:
+                slots[shown[body]].copies.append(pid)
+                copied.add(doc)
             elif len(slots) < k:
-                slots[doc] = (pid, score, [])
+                slots[doc] = Slot(pid, score)
+                if body is not None:
+                    shown[body] = doc
         return list(slots.values())
 
-    def _hits(self, grouped: list[tuple[int, float, list[int]]], ran: list[Leg], query: str) -> list[Hit]:
+    def _hits(self, grouped: list[Slot], ran: list[Leg], query: str) -> list[Hit]:
         ranks = {leg.name: {pid: (r, s) for r, (pid, s) in enumerate(leg.ranked, start=1)} for leg in ran}
         asker = self._asker
         hits = []
-        for pid, score, others in grouped:
+        for pid, score, others, copied in ((s.pid, s.score, s.others, s.copies) for s in grouped):
             p = reading.passage(self.conn, pid)
             if p is None:
                 continue
             also = [q for q in (reading.passage(self.conn, o) for o in others[:ALSO]) if q is not None]
+            copies = [q for q in (reading.passage(self.conn, c) for c in copied) if q is not None]
             language = asker.notes.get(pid, (0, None))[1]
             boost = askers.boost_of(asker, language)
             legs = {
@@ -361,6 +409,7 @@ class Searcher:
                     [Also(q.breadcrumb, q.start_line, q.end_line) for q in also],
                     language,
                     boost,
+                    copies=[Copy(q.path, q.start_line, q.end_line) for q in copies],
                 )
             )
             if p.source != "vault":  # an attachment, or a source item with a PDF: its pages

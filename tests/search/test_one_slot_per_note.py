@@ -177,3 +177,57 @@ def test_a_template_named_by_the_query_stays_out_unless_asked_for(slots: GitVaul
     assert all(not h["path"].startswith("Templates/") for h in hits), hits
     asked = _search(cli, slots, "Meeting", "--mode", "lexical", "--explain", "--templates")["hits"]
     assert asked[0]["path"] == "Templates/Meeting.md" and asked[0]["explain"]["name"]["rank"] == 1.0
+
+
+GUIDE = "# Install\n\nRun the installer, then restart the shell so the new commands are found.\n"
+
+
+@pytest.fixture(scope="module")
+def versions(tmp_path_factory: pytest.TempPathFactory) -> GitVault:
+    """A docs tree that keeps each page in every version: the same text under three folders, a
+    fourth version's page reworded, and one copy whose file name looks like a key (four copies:
+    five would be boilerplate, ``index.boilerplate``)."""
+    v = make_git_vault(tmp_path_factory.mktemp("versions") / "vault")
+    v.write(".kp/config.yaml", "embedder:\n  provider: none\n")
+    for version in ("7.4", "7.5", "7.6"):
+        v.write(f"docs/{version}/install.md", GUIDE)
+    v.write("docs/5.1/install.md", "# Install\n\nRun the installer; the new commands are found after a restart.\n")
+    v.write("keys/AKIA2E3F4G5H6J7K8L9M.md", GUIDE)
+    v.write("shell.md", "# Shell\n\nThe shell finds commands on its path; restart it after an install.\n")
+    v.commit()
+    from curator.cli.main import main
+
+    assert main(["--vault", str(v.root), "--index-dir", str(v.root.parent / "idx"), "index", "--quiet"]) == 0
+    return v
+
+
+def test_the_same_text_in_other_notes_is_listed_under_one_hit(versions: GitVault, cli) -> None:
+    hits = _search(cli, versions, "install restart commands", "--mode", "lexical", "--k", "3")["hits"]
+    paths = [h["path"] for h in hits]
+    # before: the copies took the three slots
+    assert sorted(paths) == ["docs/5.1/install.md", "docs/7.4/install.md", "shell.md"], paths
+    first = next(h for h in hits if h["path"] == "docs/7.4/install.md")
+    assert [c["path"] for c in first["copies"]] == [
+        "docs/7.5/install.md",
+        "docs/7.6/install.md",
+        "keys/AKIA2E3F4G5H6J7K8L9M.md",
+    ]
+    assert first["copies"][0]["cite"] == "docs/7.5/install.md:1-3"
+    reworded = next(h for h in hits if h["path"] == "docs/5.1/install.md")
+    assert "copies" not in reworded  # another text: a slot of its own
+    r = cli("--vault", versions.root, "--index-dir", versions.root.parent / "idx", "search", "install restart commands")
+    assert "   the same text in docs/7.5/install.md:1-3, docs/7.6/install.md:1-3 and 1 more\n" in r.out, r.out
+
+
+def test_kp_search_redacts_a_copys_path_as_it_does_a_hits(versions: GitVault, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CURATOR_EMBEDDER", "none")
+    monkeypatch.setenv("CURATOR_INDEX_DIR", str(versions.root.parent / "idx"))
+
+    async def scenario() -> dict:
+        async with connect(versions.root) as c:
+            return ok(await c.call_tool("kp_search", {"query": "install restart commands", "mode": "lexical"}))
+
+    data = anyio.run(scenario)
+    copies = [c for h in data["hits"] for c in h.get("copies", [])]
+    assert "keys/[REDACTED: AWS Access Key].md" in [c["path"] for c in copies], copies
+    assert "AKIA2E3F4G5H6J7K8L9M" not in json.dumps(data)
