@@ -156,19 +156,19 @@ def passages_of(conn: apsw.Connection, doc_id: int) -> list[Passage]:
     return [Passage(*r) for r in conn.execute(f"SELECT {_PASSAGE} WHERE p.doc_id = ? ORDER BY p.seq", (doc_id,))]
 
 
-def note_body_hashes(conn: apsw.Connection, pids: list[int]) -> dict[int, str]:
-    """Each passage of a vault note among ``pids`` with the hash of its normalised body
-    (``index.boilerplate``); one too short to say anything has none and is left out."""
-    out: dict[int, str] = {}
+def note_body_hashes(conn: apsw.Connection, pids: list[int]) -> dict[int, tuple[int, str]]:
+    """Each passage of a vault note among ``pids`` → (its document, the hash of its normalised
+    body: ``index.boilerplate``); one too short to say anything has none and is left out."""
+    out: dict[int, tuple[int, str]] = {}
     for start in range(0, len(pids), 500):
         part = pids[start : start + 500]
         marks = ",".join("?" * len(part))
-        for pid, h in conn.execute(
-            f"SELECT p.id, p.body_hash FROM passages p JOIN documents d ON d.id = p.doc_id "
+        for pid, doc, h in conn.execute(
+            f"SELECT p.id, p.doc_id, p.body_hash FROM passages p JOIN documents d ON d.id = p.doc_id "
             f"WHERE p.id IN ({marks}) AND d.source = ? AND p.body_hash IS NOT NULL",
             [*part, VAULT],
         ):
-            out[int(pid)] = str(h)
+            out[int(pid)] = (int(doc), str(h))
     return out
 
 

@@ -17,7 +17,7 @@ from curator.index.normalise import fts_query
 from curator.index.pages import cite_of, page_of, pages_of
 from curator.leaks import find_query_secrets
 from curator.search import asker as askers
-from curator.search import boilerplate
+from curator.search import boilerplate, copies
 from curator.search import legs as legs_mod
 from curator.search.filters import Filters, Leg
 from curator.search.fuse import cosine, keep_agreement, mmr, rrf
@@ -181,6 +181,7 @@ class Searcher:
         self.has_vectors = db.has_vectors(conn) and self.spec.provider != "none"
         self._embedder: embedders.Embedder | None = None
         self._asker = askers.Asker()
+        self._copies: dict[int, list[int]] = {}
 
     def embed_query(self, text: str) -> bytes:
         if self._embedder is None:
@@ -288,6 +289,10 @@ class Searcher:
                         if mode == "vector":
                             ran.append(legs_mod.lexical(self.conn, query, filters, depth))
                         result.mode = "lexical"
+        askers.look_up(self.conn, asker, [pid for leg in ran for pid, _ in (leg.deeper or leg.ranked)])
+        self._copies = copies.collapse(
+            self.conn, ran, (lambda pid: askers.boost_of(asker, asker.notes[pid][1]) > 1) if asker.language else None
+        )
         if [leg.name for leg in ran] == ["lexical"]:
             legs_mod.rank_notes(self.conn, ran[0], depth)
         if crowded:
@@ -323,13 +328,33 @@ class Searcher:
         at = {pid: n for n, (pid, _s) in enumerate(fused)}
         found = sorted((first[doc] for doc in docs if doc in first), key=at.__getitem__)
         rest = [ranking.best_passage(self.conn, doc, match) for doc in docs if doc not in first]
-        pinned = [pid for pid in dict.fromkeys([*found, *rest]) if pid is not None]
+        pinned = self._without_copies([pid for pid in dict.fromkeys([*found, *rest]) if pid is not None])
         if not pinned:
             return fused
         ran.append(Leg("name", [(pid, 1.0) for pid in pinned]))
         top = fused[0][1] if fused else 1.0
         taken = set(pinned)
         return [(pid, top) for pid in pinned] + [(pid, s) for pid, s in fused if pid not in taken]
+
+    def _without_copies(self, pids: list[int]) -> list[int]:
+        """``pids`` less the copies of a passage before them or already listed under one (a note
+        named in every version of a docs tree is pinned once, its versions as its copies)."""
+        listed = {c for found in self._copies.values() for c in found}
+        bodies = reading.note_body_hashes(self.conn, pids)
+        lead: dict[str, int] = {}
+        kept = []
+        for pid in pids:
+            if pid in listed:
+                continue
+            doc, body = bodies.get(pid, (None, None))
+            if body is not None and body in lead:
+                if bodies[lead[body]][0] != doc:
+                    self._copies.setdefault(lead[body], []).append(pid)
+                continue
+            if body is not None:
+                lead[body] = pid
+            kept.append(pid)
+        return kept
 
     def _similarity(self, a: int, b: int) -> float:
         # Two passages of one note count as near-duplicates: diversity is across notes.
@@ -348,31 +373,22 @@ class Searcher:
 
     def _by_note(self, fused: list[tuple[int, float]], k: int) -> list[Slot]:
         """The first ``k`` notes of ``fused``: each one's best passage, its score, the note's other
-        passages in the list, best first (one slot per note), and the notes whose best passage is
-        word for word the slot's (the same normalised body: a page kept in each version of a docs
-        tree), which are listed under it rather than each in a slot of its own."""
-        pids = [pid for pid, _ in fused]
-        askers.look_up(self.conn, self._asker, pids)
+        passages in the list, best first (one slot per note), and the passages of other notes that
+        are word for word the shown one (``search.copies``), listed under it rather than each in a
+        slot of its own."""
+        askers.look_up(self.conn, self._asker, [pid for pid, _ in fused])
         notes = self._asker.notes
-        bodies = reading.note_body_hashes(self.conn, pids)
         slots: dict[int, Slot] = {}
-        shown: dict[str, int] = {}  # the body hash of a slot's passage → its note
-        copied: set[int] = set()
         for pid, score in fused:
             doc = notes.get(pid, (-pid, None))[0]
             if doc in slots:
                 slots[doc].others.append(pid)
-                continue
-            if doc in copied:
-                continue
-            body = bodies.get(pid)
-            if body is not None and body in shown:
-                slots[shown[body]].copies.append(pid)
-                copied.add(doc)
             elif len(slots) < k:
                 slots[doc] = Slot(pid, score)
-                if body is not None:
-                    shown[body] = doc
+        for slot in slots.values():
+            # The notes holding the shown passage word for word (``search.copies``), whether or
+            # not another passage of theirs has a slot of its own.
+            slot.copies = self._copies.get(slot.pid, [])
         return list(slots.values())
 
     def _hits(self, grouped: list[Slot], ran: list[Leg], query: str) -> list[Hit]:

@@ -283,3 +283,23 @@ def test_a_variant_said_in_frontmatter_is_the_notes_variant(tmp_path_factory: py
     assert data["hits"][0]["explain"]["language"] == {"note": "pt-pt", "boost": 1.2}
     data = _search(cli, v, "sincronizar notas no celular", "--explain")
     assert [h["path"] for h in data["hits"]][:2] == ["br.md", "pt.md"]
+
+
+def test_of_copies_in_two_variants_the_askers_stands_for_both(tmp_path_factory: pytest.TempPathFactory, cli) -> None:
+    # a section kept word for word in the European and the Brazilian page: one hit, in the asker's
+    # variant, the other copy listed under it
+    shared = "## Sincronizar\n\nSincronizar as notas entre dispositivos com o Obsidian Sync.\n"
+    files = {
+        "pt-br/Sincronizar.md": "# Sincronizar\n\nO usuário escolhe os arquivos no aplicativo e na tela, e não "
+        "precisa de mais nada.\n\n" + shared,
+        "pt/Sincronizar.md": "# Sincronizar\n\nO utilizador escolhe os ficheiros na aplicação e no ecrã, e não "
+        "precisa de mais nada.\n\n" + shared,
+        "en/Sync.md": "# Sync\n\nYou can sync your notes between your devices, and the app shows which file changed.\n",
+    }
+    v = _indexed(tmp_path_factory, "copies", files)
+    for question, lead, copy in (
+        ("sincronizar notas no telemóvel", "pt/Sincronizar.md", "pt-br/Sincronizar.md"),
+        ("sincronizar notas no celular", "pt-br/Sincronizar.md", "pt/Sincronizar.md"),
+    ):
+        hits = _search(cli, v, question)["hits"]
+        assert hits[0]["path"] == lead and [c["path"] for c in hits[0]["copies"]] == [copy], hits[0]

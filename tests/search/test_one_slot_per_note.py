@@ -184,12 +184,12 @@ GUIDE = "# Install\n\nRun the installer, then restart the shell so the new comma
 
 @pytest.fixture(scope="module")
 def versions(tmp_path_factory: pytest.TempPathFactory) -> GitVault:
-    """A docs tree that keeps each page in every version: the same text under three folders, a
-    fourth version's page reworded, and one copy whose file name looks like a key (four copies:
-    five would be boilerplate, ``index.boilerplate``)."""
+    """A docs tree that keeps each page in every version: the same text under four folders, a
+    fifth version's page reworded, and one more copy whose file name looks like a key (five
+    copies under one title: copies, not boilerplate)."""
     v = make_git_vault(tmp_path_factory.mktemp("versions") / "vault")
     v.write(".kp/config.yaml", "embedder:\n  provider: none\n")
-    for version in ("7.4", "7.5", "7.6"):
+    for version in ("7.4", "7.5", "7.6", "7.7"):
         v.write(f"docs/{version}/install.md", GUIDE)
     v.write("docs/5.1/install.md", "# Install\n\nRun the installer; the new commands are found after a restart.\n")
     v.write("keys/AKIA2E3F4G5H6J7K8L9M.md", GUIDE)
@@ -210,13 +210,32 @@ def test_the_same_text_in_other_notes_is_listed_under_one_hit(versions: GitVault
     assert [c["path"] for c in first["copies"]] == [
         "docs/7.5/install.md",
         "docs/7.6/install.md",
+        "docs/7.7/install.md",
         "keys/AKIA2E3F4G5H6J7K8L9M.md",
     ]
     assert first["copies"][0]["cite"] == "docs/7.5/install.md:1-3"
     reworded = next(h for h in hits if h["path"] == "docs/5.1/install.md")
     assert "copies" not in reworded  # another text: a slot of its own
     r = cli("--vault", versions.root, "--index-dir", versions.root.parent / "idx", "search", "install restart commands")
-    assert "   the same text in docs/7.5/install.md:1-3, docs/7.6/install.md:1-3 and 1 more\n" in r.out, r.out
+    assert "   the same text in docs/7.5/install.md:1-3, docs/7.6/install.md:1-3 and 2 more\n" in r.out, r.out
+
+
+def test_copies_of_one_page_are_not_boilerplate(versions: GitVault) -> None:
+    # five notes repeat the passage, but under one title: a page's copies, which keep their
+    # weight, not a footer ranked at half its score (``index.boilerplate``)
+    import apsw
+
+    from curator.index import boilerplate
+    from curator.index import epoch as epochs
+
+    ep = epochs.serving(str(versions.root.parent / "idx"))
+    assert ep is not None
+    conn = apsw.Connection(ep.path, flags=apsw.SQLITE_OPEN_READONLY)
+    try:
+        assert not boilerplate.any_in(conn)
+    finally:
+        conn.close()
+
 
 
 def test_kp_search_redacts_a_copys_path_as_it_does_a_hits(versions: GitVault, monkeypatch: pytest.MonkeyPatch) -> None:
