@@ -220,6 +220,21 @@ def test_the_same_text_in_other_notes_is_listed_under_one_hit(versions: GitVault
     assert "   the same text in docs/7.5/install.md:1-3, docs/7.6/install.md:1-3 and 2 more\n" in r.out, r.out
 
 
+def test_a_note_named_in_every_version_is_pinned_once(versions: GitVault, cli) -> None:
+    # `install` names each version's install.md: the first is pinned, the copies listed under it
+    hits = _search(cli, versions, "install", "--mode", "lexical")["hits"]
+    paths = [h["path"] for h in hits]
+    assert paths.count("docs/7.5/install.md") == 0 and "docs/5.1/install.md" in paths, paths
+    (pinned,) = [h for h in hits if h["path"].startswith("docs/7.")]
+    assert sorted([pinned["path"], *(c["path"] for c in pinned["copies"])]) == [
+        "docs/7.4/install.md",
+        "docs/7.5/install.md",
+        "docs/7.6/install.md",
+        "docs/7.7/install.md",
+        "keys/AKIA2E3F4G5H6J7K8L9M.md",
+    ]
+
+
 def test_copies_of_one_page_are_not_boilerplate(versions: GitVault) -> None:
     # five notes repeat the passage, but under one title: a page's copies, which keep their
     # weight, not a footer ranked at half its score (``index.boilerplate``)
