@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 import apsw
 
 from curator.embedders import all_embedders
@@ -12,15 +9,15 @@ from curator.embedders import base as embedders
 from curator.errors import EmbedderError, UsageError
 from curator.index import boilerplate as boilerplate_index
 from curator.index import db, ranking, reading
-from curator.index.db import ATTACHMENT
 from curator.index.normalise import fts_query
-from curator.index.pages import cite_of, page_of, pages_of
+from curator.index.pages import pages_of
 from curator.leaks import find_query_secrets
 from curator.search import asker as askers
 from curator.search import boilerplate, copies
 from curator.search import legs as legs_mod
 from curator.search.filters import Filters, Leg
 from curator.search.fuse import cosine, keep_agreement, mmr, rrf
+from curator.search.results import ALSO, Also, Copy, Hit, Result, Slot
 from curator.search.snippet import snippet
 
 MODES = ("hybrid", "lexical", "vector")
@@ -32,142 +29,6 @@ class QueryWithheld(EmbedderError):
     def __init__(self, kinds: list[str]) -> None:
         super().__init__(f"the query carries a secret ({', '.join(kinds)}) and was not sent to the remote embedder")
         self.kinds = kinds
-
-
-ALSO = 3
-"""Other passages of a hit's note listed with it, at most (best first)."""
-
-
-@dataclass
-class Also:
-    """Another passage of a hit's note that matched: cited beside the hit, not a slot of its own."""
-
-    breadcrumb: str
-    start_line: int
-    end_line: int
-
-
-@dataclass
-class Copy:
-    """Another note whose passage is word for word the hit's (the same page kept in each version
-    of a docs tree): listed under the hit, not in a slot of its own."""
-
-    path: str
-    start_line: int
-    end_line: int
-
-    @property
-    def cite(self) -> str:
-        return f"{self.path}:{self.start_line}-{self.end_line}"
-
-
-@dataclass
-class Hit:
-    passage_id: int
-    kp_id: str | None
-    path: str
-    title: str
-    breadcrumb: str
-    start_line: int
-    end_line: int
-    score: float
-    snippet: str
-    source: str = "vault"
-    legs: dict[str, dict[str, float]] = field(default_factory=dict)
-    link: str | None = None
-    """Where a person opens a source item (``zotero://select/...``); None for notes."""
-    also: list[Also] = field(default_factory=list)
-    """Other passages of the same note among the results, best first: one slot per note."""
-    language: str | None = None
-    """The note's language, when it says or tells it."""
-    boost: float = 1.0
-    """Its weight in fusion: above 1 when it is written in the question's language."""
-    pages: list[int] | None = None
-    """An attachment's page starts (``index.attached``): which page its lines are on."""
-    copies: list[Copy] = field(default_factory=list)
-    """Other notes whose best passage here is word for word this one, best first."""
-
-    @property
-    def cite(self) -> str:
-        """A note's lines (``path:start-end``), an attachment's page (``paper.pdf#page=3``), or a
-        source item's own reference (``zotero:KEY``, ``zotero:KEY#page=3`` in its PDF)."""
-        return self.cite_lines(self.start_line, self.end_line)
-
-    def cite_lines(self, start: int, end: int) -> str:
-        return cite_of(self.source, self.path, self.pages, start, end)
-
-    def to_json(self, explain: bool = False) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "kp_id": self.kp_id,
-            "path": self.path,
-            "title": self.title,
-            "breadcrumb": self.breadcrumb,
-            "start_line": self.start_line,
-            "end_line": self.end_line,
-            "cite": self.cite,
-            "score": round(self.score, 6),
-            "snippet": self.snippet,
-            "also": [
-                {
-                    "cite": self.cite_lines(a.start_line, a.end_line),
-                    "breadcrumb": a.breadcrumb,
-                    "start_line": a.start_line,
-                    "end_line": a.end_line,
-                }
-                for a in self.also
-            ],
-        }
-        if self.copies:
-            data["copies"] = [
-                {"path": c.path, "cite": c.cite, "start_line": c.start_line, "end_line": c.end_line}
-                for c in self.copies
-            ]
-        if self.source != "vault":
-            data["source"] = self.source
-            data["link"] = self.link
-        if self.source == ATTACHMENT or self.pages:
-            data["page"] = page_of(self.pages, self.start_line)
-        if explain:
-            data["explain"] = {**self.legs}
-            if self.boost != 1.0:
-                data["explain"]["language"] = {"note": self.language, "boost": self.boost}
-        return data
-
-
-@dataclass
-class Slot:
-    """One note's place in the results (``Searcher._by_note``): the passage shown for it, its
-    fused score, its other passages in the list and its copies' passages, each best first."""
-
-    pid: int
-    score: float
-    others: list[int] = field(default_factory=list)
-    copies: list[int] = field(default_factory=list)
-
-
-@dataclass
-class Result:
-    query: str
-    mode: str
-    epoch: str
-    hits: list[Hit]
-    warnings: list[str] = field(default_factory=list)
-    language: str | None = None
-    """The question's language, when search told it (``search.asker``)."""
-    language_by: str = ""
-
-    def to_json(self, explain: bool = False) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "query": self.query,
-            "mode": self.mode,
-            "epoch": self.epoch,
-            "hits": [h.to_json(explain) for h in self.hits],
-        }
-        if explain:
-            data["language"] = {"question": self.language, "told_by": self.language_by or None}
-        if self.warnings:
-            data["warnings"] = self.warnings
-        return data
 
 
 class Searcher:
