@@ -152,5 +152,7 @@ def run(app: App, ref: str, page: int) -> int:
     output.line(f"{output.safe_path(got.path)}  {got.kp_id or '(no kp_id)'}  page {got.page}/{got.pages}")
     width = len(str(got.end_line))
     for i, text in enumerate(got.lines):
-        output.line(f"{got.start_line + i:>{width}}  {text}")
+        # A CRLF note's lines end in a carriage return: the line ending, not text to show escaped
+        # (``--json`` keeps it, so lines joined again give the file back).
+        output.line(f"{got.start_line + i:>{width}}  {text.removesuffix(chr(13))}")
     return 0

@@ -68,6 +68,16 @@ def _narrowed(conn: apsw.Connection, f: FilterSpec | None) -> bool:
     return active or hides_templates(conn, f)
 
 
+def any_path_matches(conn: apsw.Connection, f: FilterSpec) -> bool:
+    """Whether any document of the index has a path the filter's path glob matches (as the
+    legs match it), whatever its other filters."""
+    if not f.path:
+        return True
+    _functions(conn, f)
+    glob = "kp_glob_shown(?, path)" if f.path_as_shown else "kp_glob(?, path)"
+    return conn.execute(f"SELECT 1 FROM documents WHERE {glob} LIMIT 1", (f.path,)).fetchone() is not None
+
+
 def condition(f: FilterSpec | None, hide_templates: bool = False) -> tuple[str, list[object]]:
     """A condition on documents ``d`` and its parameters."""
     where: list[str] = ["d.template = 0"] if hide_templates else []

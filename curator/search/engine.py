@@ -74,6 +74,11 @@ class Searcher:
         if diversify:
             fused = mmr(fused[: 4 * k], 4 * k, self._similarity)
         result.hits = self._hits(self._by_note(fused, k), ran, query)
+        if not result.hits and filters and filters.path and not ranking.any_path_matches(self.conn, filters):
+            result.warnings.append(
+                f"no path in the index matches --path {filters.path!r}: a glob matches the whole path from "
+                "the vault's top folder (`curator ls` lists them)"
+            )
         return result
 
     def rank(

@@ -108,3 +108,14 @@ def test_a_folder_or_a_file_that_is_no_note_is_named_as_such(indexed: GitVault, 
     assert folder.code == 2 and "'notes' is a folder, not a note" in folder.err, folder
     image = cli("--vault", indexed.root, "read", "image.png")
     assert image.code == 2 and "'image.png' cannot be read: not a note (outside notes.include)" in image.err, image
+
+
+def test_a_crlf_note_reads_without_its_carriage_returns(vault: GitVault, cli) -> None:
+    # Windows line endings are the file's, not text: shown plain, kept in --json
+    (vault.root / "crlf.md").write_bytes(b"# Windows\r\n\r\nWritten on Windows.\r\nA second line.\r\n")
+    vault.commit("a note with CRLF line endings")
+    r = cli("--vault", vault.root, "read", "crlf.md")
+    assert r.code == 0, r
+    assert "\\x0d" not in r.out and "3  Written on Windows.\n" in r.out, r.out
+    data = json.loads(cli("--vault", vault.root, "--json", "read", "crlf.md").out)
+    assert [line["text"] for line in data["lines"]][2] == "Written on Windows.\r"

@@ -265,3 +265,10 @@ def test_kp_search_redacts_a_copys_path_as_it_does_a_hits(versions: GitVault, mo
     copies = [c for h in data["hits"] for c in h.get("copies", [])]
     assert "keys/[REDACTED: AWS Access Key].md" in [c["path"] for c in copies], copies
     assert "AKIA2E3F4G5H6J7K8L9M" not in json.dumps(data)
+
+
+def test_a_path_glob_that_matches_no_path_is_told(versions: GitVault, cli) -> None:
+    data = _search(cli, versions, "install", "--path", "7.5/**")
+    assert data["hits"] == [] and any("no path in the index matches --path '7.5/**'" in w for w in data["warnings"])
+    data = _search(cli, versions, "zebra", "--path", "docs/7.5/**")  # the glob matches; the words do not
+    assert data["hits"] == [] and "warnings" not in data
