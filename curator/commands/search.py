@@ -9,6 +9,14 @@ from curator.output import Notice
 from curator.search.filters import Filters
 
 COPIES_NAMED = 2
+LEG_SCORES = {"lexical": "BM25", "vector": "cosine", "links": "links to it"}
+"""What each leg's score is, as ``--explain`` prints it beside the leg's rank."""
+
+
+def _leg(name: str, leg: dict[str, float]) -> str:
+    if name == "name":
+        return f"name #{int(leg['rank'])} (the query names the note)"
+    return f"{name} #{int(leg['rank'])} ({LEG_SCORES.get(name, 'score')} {leg['score']:.4g})"
 """A hit's copies named on its line; past these, counted (``--json`` lists each)."""
 
 
@@ -67,7 +75,7 @@ def run(
             named = ", ".join(c.cite for c in hit.copies[:COPIES_NAMED]) + (f" and {more} more" if more > 0 else "")
             output.line(f"   the same text in {named}")
         if explain:
-            legs = ", ".join(f"{name} #{int(v['rank'])} ({v['score']:.4g})" for name, v in hit.legs.items())
+            legs = ", ".join(_leg(name, v) for name, v in hit.legs.items())
             boost = f", ×{hit.boost:g} in the question's language ({hit.language})" if hit.boost != 1.0 else ""
-            output.line(f"   fused {hit.score:.4f} = {legs}{boost}")
+            output.line(f"   fused by rank {hit.score:.4f} = {legs}{boost}")
     return 0

@@ -91,7 +91,7 @@ def test_explain_shows_each_leg(indexed: GitVault, cli) -> None:
     hit = _search(cli, indexed, "WAL checkpoints", "--explain")["hits"][0]
     assert set(hit["explain"]) <= {"lexical", "vector", "links"} and "lexical" in hit["explain"]
     text = cli("--vault", indexed.root, "search", "WAL checkpoints", "--explain", "--k", "1").out
-    assert "fused" in text and "lexical #" in text
+    assert "fused by rank" in text and "lexical #1 (BM25 " in text
 
 
 def test_links_leg_and_mmr(indexed: GitVault, cli) -> None:
