@@ -267,6 +267,12 @@ def outdated(fp: dict[str, object]) -> str | None:
     return ", ".join(old) or None
 
 
+def outdated_message(old: str) -> str:
+    """What to do with an epoch an older Curator built (``outdated``): `curator index` builds its
+    successor from the config, whatever else the config changed."""
+    return f"the index was built by an older Curator ({old}); run `curator index` to rebuild it"
+
+
 def mismatch_message(serving: dict[str, Any], configured: dict[str, Any], conn: apsw.Connection | None = None) -> str:
     """What to do when the config and the serving epoch disagree. With the serving epoch's
     connection, how much a rebuild would embed (its passages, and the time at the rate the

@@ -273,9 +273,7 @@ def _reconcile(
         old = outdated(db.get_json(conn, "fingerprint")) if conn is not None else None
         if old is not None and conn is not None and not upgrade:
             conn.close()
-            report.warnings.append(
-                f"the index was built by an older Curator ({old}); run `curator index` to rebuild it"
-            )
+            report.warnings.append(epochs.outdated_message(old))
             report.fast = True
             report.epoch = ep.id if ep is not None else ""
             report.seconds = time.perf_counter() - started

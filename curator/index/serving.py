@@ -43,7 +43,14 @@ def _mismatch(settings: Settings, conn: apsw.Connection) -> tuple[str | None, st
     serving = db.get_json(conn, "fingerprint")
     wanted = epochs.fingerprint(spec, settings.index.normalisation)
     base_url = spec.base_url if spec.provider == serving["embedder"]["provider"] else None
-    return (epochs.mismatch_message(serving, wanted, conn) if serving != wanted else None), base_url
+    if serving == wanted:
+        return None, base_url
+    # An epoch an older Curator built: `curator index` builds its successor from the config, so
+    # that is the one thing said (`index rebuild` beside it would contradict it).
+    old = epochs.outdated(serving)
+    if old is not None:
+        return epochs.outdated_message(old), base_url
+    return epochs.mismatch_message(serving, wanted, conn), base_url
 
 
 def open_serving(

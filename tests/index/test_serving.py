@@ -127,3 +127,31 @@ def test_status_of_an_index_whose_first_reconcile_has_not_ended(vault: GitVault,
     assert r.code == 0, r
     assert "reconciled not yet to the end: a first index is running or was stopped" in r.out, r.out
     assert "None" not in r.out
+
+
+def test_an_epoch_an_older_curator_built_is_told_one_way_to_fix_it(vault: GitVault, cli) -> None:
+    # an older normalisation (as after an upgrade): `curator index` builds its successor from the
+    # config; search used to add "run `curator index rebuild`" beside it
+    import apsw
+
+    from curator.index import epoch as epochs
+    from curator.locations import default_index_dir
+
+    assert cli("--vault", vault.root, "index", "--quiet").code == 0
+    ep = epochs.serving(default_index_dir(str(vault.root)))
+    assert ep is not None
+    conn = apsw.Connection(ep.path)
+    fp = json.loads(conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()[0])
+    fp["normalisation"]["version"] -= 1
+    with conn:
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'fingerprint'", (json.dumps(fp, sort_keys=True),))
+    conn.close()
+    for changed in (False, True):  # nothing to reconcile on the way, then a note edited
+        if changed:
+            vault.write("notes/alpha.md", "# Alpha\n\nEdited.\n")
+        r = cli("--vault", vault.root, "search", "alpha", "--mode", "lexical")
+        assert r.code == 0, r
+        assert r.err.count("built by an older Curator") == 1, r.err
+        assert "run `curator index` to rebuild it" in r.err and "index rebuild" not in r.err, r.err
+    assert cli("--vault", vault.root, "index", "--quiet").code == 0
+    assert cli("--vault", vault.root, "search", "alpha", "--mode", "lexical").err == ""
