@@ -9,6 +9,7 @@ from curator.output import Notice
 from curator.search.filters import Filters
 
 COPIES_NAMED = 2
+"""A hit's copies (and translations) named on its line; past these, counted (``--json`` lists each)."""
 LEG_SCORES = {"lexical": "BM25", "vector": "cosine", "links": "links to it"}
 """What each leg's score is, as ``--explain`` prints it beside the leg's rank."""
 
@@ -17,7 +18,11 @@ def _leg(name: str, leg: dict[str, float]) -> str:
     if name == "name":
         return f"name #{int(leg['rank'])} (the query names the note)"
     return f"{name} #{int(leg['rank'])} ({LEG_SCORES.get(name, 'score')} {leg['score']:.4g})"
-"""A hit's copies named on its line; past these, counted (``--json`` lists each)."""
+
+
+def _named(cites: list[str]) -> str:
+    more = len(cites) - COPIES_NAMED
+    return ", ".join(cites[:COPIES_NAMED]) + (f" and {more} more" if more > 0 else "")
 
 
 def run(
@@ -71,9 +76,10 @@ def run(
         if hit.also:
             output.line("   also " + ", ".join(hit.cite_lines(a.start_line, a.end_line) for a in hit.also))
         if hit.copies:
-            more = len(hit.copies) - COPIES_NAMED
-            named = ", ".join(c.cite for c in hit.copies[:COPIES_NAMED]) + (f" and {more} more" if more > 0 else "")
-            output.line(f"   the same text in {named}")
+            output.line(f"   the same text in {_named([c.cite for c in hit.copies])}")
+        if hit.translations:
+            found = _named([f"{t.cite} ({t.language})" for t in hit.translations])
+            output.line(f"   found by its translation{'s' if len(hit.translations) > 1 else ''} {found}")
         if explain:
             legs = ", ".join(_leg(name, v) for name, v in hit.legs.items())
             boost = f", ×{hit.boost:g} in the question's language ({hit.language})" if hit.boost != 1.0 else ""

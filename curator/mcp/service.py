@@ -94,6 +94,7 @@ class Service:
                     hit,
                     path=reply.red.path(hit.path),
                     copies=[dataclasses.replace(c, path=reply.red.path(c.path)) for c in hit.copies],
+                    translations=[dataclasses.replace(t, path=reply.red.path(t.path)) for t in hit.translations],
                 )
                 hits.append(reply.data({**shown_hit.to_json(), "snippet": text}))
             warnings = [n.text for n in opened.warnings] + list(result.warnings)

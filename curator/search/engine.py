@@ -13,11 +13,11 @@ from curator.index.normalise import fts_query
 from curator.index.pages import pages_of
 from curator.leaks import find_query_secrets
 from curator.search import asker as askers
-from curator.search import boilerplate, copies
+from curator.search import boilerplate, copies, translations
 from curator.search import legs as legs_mod
 from curator.search.filters import Filters, Leg
 from curator.search.fuse import cosine, keep_agreement, mmr, rrf
-from curator.search.results import ALSO, Also, Copy, Hit, Result, Slot
+from curator.search.results import ALSO, Also, Copy, Hit, Result, Slot, Translation
 from curator.search.snippet import snippet
 
 MODES = ("hybrid", "lexical", "vector")
@@ -43,6 +43,7 @@ class Searcher:
         self._embedder: embedders.Embedder | None = None
         self._asker = askers.Asker()
         self._copies: dict[int, list[int]] = {}
+        self._translations: dict[int, list[int]] = {}
 
     def embed_query(self, text: str) -> bytes:
         if self._embedder is None:
@@ -159,6 +160,7 @@ class Searcher:
         self._copies = copies.collapse(
             self.conn, ran, (lambda pid: askers.boost_of(asker, asker.notes[pid][1]) > 1) if asker.language else None
         )
+        self._translations = translations.stand_in(self.conn, ran, asker, filters)
         if [leg.name for leg in ran] == ["lexical"]:
             legs_mod.rank_notes(self.conn, ran[0], depth)
         if crowded:
@@ -251,22 +253,35 @@ class Searcher:
                 slots[doc].others.append(pid)
             elif len(slots) < k:
                 slots[doc] = Slot(pid, score)
-        for slot in slots.values():
+        for doc, slot in slots.items():
             # The notes holding the shown passage word for word (``search.copies``), whether or
             # not another passage of theirs has a slot of its own.
             slot.copies = self._copies.get(slot.pid, [])
+            # The notes in other languages this one stands for (``search.translations``), unless
+            # one has a slot of its own (the query names it).
+            # A translation's copies (``search.copies``) stand in with it.
+            found = [c for pid in self._translations.get(doc, []) for c in (pid, *self._copies.get(pid, []))]
+            askers.look_up(self.conn, self._asker, found)
+            listed: set[int] = set()
+            for pid in found:
+                other = notes[pid][0]
+                if other not in slots and other not in listed:
+                    listed.add(other)
+                    slot.translations.append(pid)
         return list(slots.values())
 
     def _hits(self, grouped: list[Slot], ran: list[Leg], query: str) -> list[Hit]:
         ranks = {leg.name: {pid: (r, s) for r, (pid, s) in enumerate(leg.ranked, start=1)} for leg in ran}
         asker = self._asker
         hits = []
-        for pid, score, others, copied in ((s.pid, s.score, s.others, s.copies) for s in grouped):
+        for slot in grouped:
+            pid, score, others, copied = slot.pid, slot.score, slot.others, slot.copies
             p = reading.passage(self.conn, pid)
             if p is None:
                 continue
             also = [q for q in (reading.passage(self.conn, o) for o in others[:ALSO]) if q is not None]
             copies = [q for q in (reading.passage(self.conn, c) for c in copied) if q is not None]
+            translated = [q for q in (reading.passage(self.conn, t) for t in slot.translations) if q is not None]
             language = asker.notes.get(pid, (0, None))[1]
             boost = askers.boost_of(asker, language)
             legs = {
@@ -292,6 +307,10 @@ class Searcher:
                     language,
                     boost,
                     copies=[Copy(q.path, q.start_line, q.end_line) for q in copies],
+                    translations=[
+                        Translation(q.path, q.start_line, q.end_line, asker.notes.get(q.id, (0, None))[1])
+                        for q in translated
+                    ],
                 )
             )
             if p.source != "vault":  # an attachment, or a source item with a PDF: its pages

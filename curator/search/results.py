@@ -1,5 +1,5 @@
-"""What a search answers: its hits, each with its citations, its note's other passages and its
-copies in other notes, and how they read as JSON (``curator search --json``, ``kp_search``)."""
+"""What a search answers: its hits, each with its citations, its note's other passages, its
+copies in other notes and the translations it stands for, and how they read as JSON (``curator search --json``, ``kp_search``)."""
 
 from __future__ import annotations
 
@@ -37,6 +37,14 @@ class Copy:
 
 
 @dataclass
+class Translation(Copy):
+    """A note in another language that the legs found, whose page the hit is in the question's
+    language (``search.translations``): listed under the hit, its place given to it."""
+
+    language: str | None = None
+
+
+@dataclass
 class Hit:
     passage_id: int
     kp_id: str | None
@@ -61,6 +69,9 @@ class Hit:
     """An attachment's page starts (``index.attached``): which page its lines are on."""
     copies: list[Copy] = field(default_factory=list)
     """Other notes whose best passage here is word for word this one, best first."""
+    translations: list[Translation] = field(default_factory=list)
+    """Notes in other languages the legs found, whose page this one is in the question's
+    language, best first."""
 
     @property
     def cite(self) -> str:
@@ -97,6 +108,11 @@ class Hit:
                 {"path": c.path, "cite": c.cite, "start_line": c.start_line, "end_line": c.end_line}
                 for c in self.copies
             ]
+        if self.translations:
+            data["translations"] = [
+                {"path": t.path, "cite": t.cite, "language": t.language, "start_line": t.start_line, "end_line": t.end_line}
+                for t in self.translations
+            ]
         if self.source != "vault":
             data["source"] = self.source
             data["link"] = self.link
@@ -112,12 +128,14 @@ class Hit:
 @dataclass
 class Slot:
     """One note's place in the results (``Searcher._by_note``): the passage shown for it, its
-    fused score, its other passages in the list and its copies' passages, each best first."""
+    fused score, its other passages in the list, its copies' passages and those of its
+    translations it stands for, each best first."""
 
     pid: int
     score: float
     others: list[int] = field(default_factory=list)
     copies: list[int] = field(default_factory=list)
+    translations: list[int] = field(default_factory=list)
 
 
 @dataclass
