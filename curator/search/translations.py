@@ -30,6 +30,10 @@ from curator.languages import same_language
 from curator.search import asker as askers
 from curator.search.filters import Filters, Leg
 
+MOST = 3
+"""Notes in the question's language (its variants counted) that may share a page's key: more, and
+the key is not one page's (a site's `permalink: /` on every index page), so none stands in."""
+
 
 def stand_in(conn: apsw.Connection, legs: Sequence[Leg], asker: askers.Asker, filters: Filters) -> dict[int, list[int]]:
     """In each leg, in place, a passage of a note in another language than the question's, whose
@@ -53,6 +57,8 @@ def stand_in(conn: apsw.Connection, legs: Sequence[Leg], asker: askers.Asker, fi
     # as it prefers both (``languages.same_language``).
     targets: dict[int, list[int]] = {}
     for src, notes in found.items():
+        if len(notes) > MOST:
+            continue  # a key many notes of the language share (`permalink: /`) names no one page
         exact = [doc for doc, lang in notes if lang == language]
         targets[src] = exact or [doc for doc, _lang in notes]
     order = ranking.passages_in_order(conn, list({*targets, *(t for ts in targets.values() for t in ts)}))

@@ -117,6 +117,17 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> GitVault:
     v.write("es/Enlazar/Backlinks.md", BACKLINKS_ES)
     v.write("pt/Ligar/Ligações de entrada.md", LIGACOES_PT)
     v.write("pt/Notas.md", NOTAS_PT)
+    # Keys that name no one page: one every index page shares, a list, an empty one.
+    v.write("es/Grafo.md", "---\nlang: es\npermalink: /\n---\nEl grafo muestra cada nota como un punto.\n")
+    for n in range(4):
+        v.write(f"pt/Inicio/{n}.md", f"---\nlang: pt\npermalink: /\n---\nPágina inicial número {n} do cofre.\n")
+    v.write(
+        "es/Incrustar.md",
+        "---\nlang: es\npermalink: [embeds]\n---\nLos embeds muestran otra nota dentro de una nota.\n",
+    )
+    v.write("pt/Incorporar.md", "---\nlang: pt\npermalink: [embeds]\n---\nIncorpore um ficheiro dentro de uma nota.\n")
+    v.write("es/Vacío.md", "---\nlang: es\npermalink: ''\n---\nEl webhook avisa a otro servicio.\n")
+    v.write("pt/Vazio.md", "---\nlang: pt\npermalink: ''\n---\nUma ligação externa aponta para fora do cofre.\n")
     for lang, words in OTHER.items():
         for n, topic in enumerate(words.split(", ")):
             v.write(f"{lang}/Outros/{n}.md", f"---\nlang: {lang}\n---\n{topic}\n")
@@ -164,6 +175,22 @@ def test_hugos_translation_key_says_it_too(pages: GitVault, cli) -> None:
 def test_a_page_with_no_translation_key_keeps_its_place(pages: GitVault, cli) -> None:
     hits = _search(cli, pages, "onde ficam os backlinks")["hits"]
     assert hits[0]["path"] == "es/Enlazar/Backlinks.md", [h["path"] for h in hits]
+    assert all("translations" not in h for h in hits)
+
+
+@pytest.mark.parametrize(
+    ("query", "page"),
+    [
+        ("onde fica o grafo", "es/Grafo.md"),  # `permalink: /` on four Portuguese pages: not one page's
+        ("onde ficam os embeds", "es/Incrustar.md"),  # a list
+        ("onde está o webhook", "es/Vacío.md"),  # empty
+    ],
+)
+def test_a_key_that_names_no_one_page_makes_no_translation(pages: GitVault, cli, query: str, page: str) -> None:
+    data = _search(cli, pages, query, "--explain")
+    assert data["language"]["question"] == "pt"
+    hits = data["hits"]
+    assert hits[0]["path"] == page, [h["path"] for h in hits]
     assert all("translations" not in h for h in hits)
 
 
