@@ -78,8 +78,7 @@ def run(
         if hit.copies:
             output.line(f"   the same text in {_named([c.cite for c in hit.copies])}")
         if hit.translations:
-            found = _named([f"{t.cite} ({t.language})" for t in hit.translations])
-            output.line(f"   found by its translation{'s' if len(hit.translations) > 1 else ''} {found}")
+            output.line(f"   the same page in {_named([f'{t.cite} ({t.language})' for t in hit.translations])}")
         if explain:
             legs = ", ".join(_leg(name, v) for name, v in hit.legs.items())
             boost = f", ×{hit.boost:g} in the question's language ({hit.language})" if hit.boost != 1.0 else ""

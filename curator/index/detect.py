@@ -115,13 +115,26 @@ VOTE_SAMPLE = 1500
 """Characters of a note whose words vote: hundreds of words, plenty for a clear majority."""
 
 
-@lru_cache(maxsize=1)
-def _votes() -> dict[str, tuple[tuple[str, float], ...]]:
-    """Each function word → the languages that use it, each with its share of the vote."""
+ENGLISH_IN_QUESTIONS = frozenset(
+    ["a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been", "before", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "each", "for", "from", "had", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "just", "me", "more", "most", "my", "no", "not", "of", "on", "or", "other", "our", "out", "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "why", "will", "with", "without", "would", "you", "your"]
+)
+"""The English words a question's vote counts: the ``stop-words`` package's English list (1,333
+words) also holds words every language borrows (``web``, ``site``, ``computer``, ``online``) and
+two-letter codes (``il``, ``na``, ``de``), one of which told ``quero publicar o meu vault na web``
+and ``il mio sito web`` English. A note has hundreds of words to outvote them; a question has a
+few."""
+
+
+@lru_cache(maxsize=2)
+def _votes(question: bool = False) -> dict[str, tuple[tuple[str, float], ...]]:
+    """Each function word → the languages that use it, each with its share of the vote;
+    ``question``: English by its function words alone (``ENGLISH_IN_QUESTIONS``)."""
     users: dict[str, list[str]] = {}
     for code in VOTED:
         for word in stop_words.get_stop_words(_NAMES.get(code, code)):
-            users.setdefault(word.casefold(), []).append(code)
+            word = word.casefold()
+            if not (question and code == "en" and word not in ENGLISH_IN_QUESTIONS):
+                users.setdefault(word, []).append(code)
     return {word: tuple((code, 1.0 / len(codes)) for code in codes) for word, codes in users.items()}
 
 
@@ -177,7 +190,7 @@ def _allowed(code: str, among: frozenset[str] | None) -> str | None:
 
 
 def _voted(sample: str, among: frozenset[str] | None, needed: float) -> str | None:
-    votes = _votes()
+    votes = _votes(question=needed <= 1.0)
     lowered = sample.casefold()
     words = Counter(lowered.translate(_SPACES).split())
     tally: dict[str, float] = {}

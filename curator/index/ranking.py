@@ -276,9 +276,11 @@ in different languages are one page's translations (Obsidian Publish's and Jekyl
 
 def _translation_key() -> str:
     """A note's translation key in SQL: the first of ``TRANSLATION_KEYS`` whose value is a string
-    with something in it (a list or a number says no page; an empty ``permalink`` says none)."""
+    with something in it, or a whole number (Hugo takes ``translationKey: 42``); a list says no one
+    page, and an empty ``permalink`` none."""
     each = (
-        f"nullif(trim(CASE WHEN json_type(d.meta, '$.{key}') = 'text' THEN json_extract(d.meta, '$.{key}') END), '')"
+        f"nullif(trim(CASE WHEN json_type(d.meta, '$.{key}') IN ('text', 'integer') "
+        f"THEN CAST(json_extract(d.meta, '$.{key}') AS TEXT) END), '')"
         for key in TRANSLATION_KEYS
     )
     return f"coalesce({', '.join(each)})"

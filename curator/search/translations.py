@@ -45,8 +45,11 @@ def stand_in(conn: apsw.Connection, legs: Sequence[Leg], asker: askers.Asker, fi
         return {}
     pids = list(dict.fromkeys(pid for leg in legs for pid, _ in (leg.deeper or leg.ranked)))
     askers.look_up(conn, asker, pids)
+    # Told in another language: a note whose language is not known may be in the question's.
     foreign = list(
-        dict.fromkeys(doc for doc, lang in map(asker.notes.__getitem__, pids) if not same_language(lang, language))
+        dict.fromkeys(
+            doc for doc, lang in map(asker.notes.__getitem__, pids) if lang and not same_language(lang, language)
+        )
     )
     ours = sorted(code for code in asker.languages if same_language(code, language))
     found = ranking.translations(conn, foreign, ours, filters) if foreign else {}

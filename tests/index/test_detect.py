@@ -107,3 +107,26 @@ def test_variant_tags_are_read_as_the_variant() -> None:
 )
 def test_same_language(note: str | None, question: str | None, same: bool) -> None:
     assert same_language(note, question) is same
+
+
+HELP_LANGUAGES = frozenset({"en", "de", "fr", "es", "it", "pt", "pt-br", "pt-pt", "ru", "nl", "pl"})
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("quero publicar o meu vault na web", None),  # before: en (web, na)
+        ("publicar no site", None),  # before: en (site)
+        ("il mio sito web", None),  # before: en (web, il)
+        ("importer mes pages Notion", "fr"),  # before: none (pages)
+        ("how do I change a hotkey", "en"),
+        ("where are my plugins and settings stored", "en"),
+    ],
+)
+def test_a_word_every_language_borrows_does_not_tell_a_question_english(question: str, language: str | None) -> None:
+    assert detect(question, HELP_LANGUAGES, short=True) == language
+
+
+def test_a_note_is_still_told_english_by_the_whole_list() -> None:
+    note = "The web page lists each site you visit. " * 3
+    assert detect(note, HELP_LANGUAGES) == "en"

@@ -55,7 +55,7 @@ Escreva a alcunha numa ligação interna: cada alcunha aparece nas sugestões.
 """
 CANVAS_ES = """---
 lang: es
-translationKey: canvas
+translationKey: 7
 ---
 El plugin Canvas es un lienzo infinito. Abre un canvas nuevo desde la barra lateral y agrega tarjetas al canvas.
 """
@@ -71,7 +71,7 @@ Per aggiungere un alias a una nota, aggiungi la proprietà `aliases`. Gli alias 
 """
 TELA_PT = """---
 lang: pt
-translationKey: canvas
+translationKey: 7
 ---
 O plugin de tela é um espaço infinito. Abra uma tela nova na barra lateral e adicione cartões à tela.
 """
@@ -128,6 +128,9 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> GitVault:
     v.write("pt/Incorporar.md", "---\nlang: pt\npermalink: [embeds]\n---\nIncorpore um ficheiro dentro de uma nota.\n")
     v.write("es/Vacío.md", "---\nlang: es\npermalink: ''\n---\nEl webhook avisa a otro servicio.\n")
     v.write("pt/Vazio.md", "---\nlang: pt\npermalink: ''\n---\nUma ligação externa aponta para fora do cofre.\n")
+    # A note whose language is not known (too short to tell), sharing a key with a Portuguese one.
+    v.write("xx/Zapier.md", "---\npermalink: automation\n---\nZapier, IFTTT.\n")
+    v.write("pt/Automatizar.md", "---\nlang: pt\npermalink: automation\n---\nAutomatize tarefas repetidas.\n")
     for lang, words in OTHER.items():
         for n, topic in enumerate(words.split(", ")):
             v.write(f"{lang}/Outros/{n}.md", f"---\nlang: {lang}\n---\n{topic}\n")
@@ -184,9 +187,12 @@ def test_a_page_with_no_translation_key_keeps_its_place(pages: GitVault, cli) ->
         ("onde fica o grafo", "es/Grafo.md"),  # `permalink: /` on four Portuguese pages: not one page's
         ("onde ficam os embeds", "es/Incrustar.md"),  # a list
         ("onde está o webhook", "es/Vacío.md"),  # empty
+        ("onde está o Zapier", "xx/Zapier.md"),  # a note not told in another language: it may be in this one
     ],
 )
-def test_a_key_that_names_no_one_page_makes_no_translation(pages: GitVault, cli, query: str, page: str) -> None:
+def test_no_translation_without_a_key_to_one_page_and_a_note_told_in_another_language(
+    pages: GitVault, cli, query: str, page: str
+) -> None:
     data = _search(cli, pages, query, "--explain")
     assert data["language"]["question"] == "pt"
     hits = data["hits"]
@@ -210,7 +216,7 @@ def test_a_translation_outside_the_filters_does_not_stand_in(pages: GitVault, cl
 def test_the_command_line_names_the_translations_found(pages: GitVault, cli) -> None:
     r = cli("--vault", pages.root, "--index-dir", pages.root.parent / "idx", "search", "abrir um canvas numa nota")
     assert r.code == 0, r
-    assert "   found by its translation es/Plugins/Lienzo.md:5-5 (es)\n" in r.out, r.out
+    assert "   the same page in es/Plugins/Lienzo.md:5-5 (es)\n" in r.out, r.out
 
 
 def test_kp_search_redacts_a_translations_path_as_it_does_a_hits(
