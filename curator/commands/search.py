@@ -81,6 +81,9 @@ def run(
             output.line(f"   the same page in {_named([f'{t.cite} ({t.language})' for t in hit.translations])}")
         if explain:
             legs = ", ".join(_leg(name, v) for name, v in hit.legs.items())
-            boost = f", ×{hit.boost:g} in the question's language ({hit.language})" if hit.boost != 1.0 else ""
-            output.line(f"   fused by rank {hit.score:.4f} = {legs}{boost}")
+            if hit.boost != 1.0:
+                language = f", ×{hit.boost:g} in the question's language ({hit.language})"
+            else:  # the note's language as told, so a note not preferred says why
+                language = f"; the note is in {hit.language}" if hit.language else "; the note's language is not told"
+            output.line(f"   fused by rank {hit.score:.4f} = {legs}{language}")
     return 0

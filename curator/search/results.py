@@ -120,7 +120,7 @@ class Hit:
             data["page"] = page_of(self.pages, self.start_line)
         if explain:
             data["explain"] = {**self.legs}
-            if self.boost != 1.0:
+            if self.boost != 1.0 or self.language:
                 data["explain"]["language"] = {"note": self.language, "boost": self.boost}
         return data
 

@@ -213,6 +213,23 @@ def test_a_translation_outside_the_filters_does_not_stand_in(pages: GitVault, cl
     assert all("translations" not in h for h in hits)
 
 
+def test_explain_says_each_notes_language(pages: GitVault, cli) -> None:
+    r = cli(
+        "--vault",
+        pages.root,
+        "--index-dir",
+        pages.root.parent / "idx",
+        "search",
+        "onde ficam os backlinks",
+        "--explain",
+    )
+    assert r.code == 0, r
+    lines = r.out.splitlines()
+    assert lines[1].startswith("1. Backlinks  es/Enlazar/Backlinks.md"), r.out
+    # not preferred, and why: another language (before: nothing said of it)
+    assert lines[3].endswith("; the note is in es"), r.out
+
+
 def test_the_command_line_names_the_translations_found(pages: GitVault, cli) -> None:
     r = cli("--vault", pages.root, "--index-dir", pages.root.parent / "idx", "search", "abrir um canvas numa nota")
     assert r.code == 0, r
