@@ -157,7 +157,7 @@ def make_vault(args: argparse.Namespace) -> Path:
         rev = args.rev or source_rev()
         if not rev:
             sys.exit("--vault-git needs --rev (the set has no source.json naming one)")
-        vault.mkdir()
+        vault.mkdir(parents=True)
         notes_from_git(args.vault_git, rev, vault)
     elif args.vault:
         shutil.copytree(args.vault, vault, ignore=shutil.ignore_patterns(".git"))
