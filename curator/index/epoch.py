@@ -267,6 +267,12 @@ def outdated(fp: dict[str, object]) -> str | None:
     return ", ".join(old) or None
 
 
+def unusable_message(error: str, serving: dict[str, Any]) -> str:
+    """What is said when the config names an embedder that cannot run (``error``) and an epoch
+    serves: that epoch goes on, by its own embedder."""
+    return f"{error}; the index goes on with {describe(serving)}"
+
+
 def outdated_message(old: str) -> str:
     """What to do with an epoch an older Curator built (``outdated``): `curator index` builds its
     successor from the config, whatever else the config changed."""

@@ -298,7 +298,7 @@ def _reconcile(
             fp = db.get_json(conn, "fingerprint")
             if configured is None:
                 # The config names no embedder this can run: the serving epoch's goes on, said so.
-                report.warnings.append(f"{config_error}; the index goes on with {epochs.describe(fp)}")
+                report.warnings.append(epochs.unusable_message(config_error, fp))
             elif fp != epochs.fingerprint(configured, mode):
                 report.warnings.append(mismatch_message(fp, epochs.fingerprint(configured, mode), conn))
             if unchanged(vault, conn, sentinels):

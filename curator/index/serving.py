@@ -36,11 +36,13 @@ class Opened:
 
 
 def _mismatch(settings: Settings, conn: apsw.Connection) -> tuple[str | None, str | None]:
+    serving = db.get_json(conn, "fingerprint")
     try:
         spec = embedders.resolve(settings)
-    except EmbedderError:
-        return None, None
-    serving = db.get_json(conn, "fingerprint")
+    except EmbedderError as e:
+        # Said by every read, as `curator index` says it: a mistyped CURATOR_EMBEDDER is not
+        # silently the serving epoch's embedder.
+        return epochs.unusable_message(str(e), serving), None
     wanted = epochs.fingerprint(spec, settings.index.normalisation)
     base_url = spec.base_url if spec.provider == serving["embedder"]["provider"] else None
     if serving == wanted:

@@ -155,3 +155,16 @@ def test_an_epoch_an_older_curator_built_is_told_one_way_to_fix_it(vault: GitVau
         assert "run `curator index` to rebuild it" in r.err and "index rebuild" not in r.err, r.err
     assert cli("--vault", vault.root, "index", "--quiet").code == 0
     assert cli("--vault", vault.root, "search", "alpha", "--mode", "lexical").err == ""
+
+
+def test_a_mistyped_embedder_is_said_by_every_read_once(vault: GitVault, cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert cli("--vault", vault.root, "index", "--quiet").code == 0
+    monkeypatch.setenv("CURATOR_EMBEDDER", "nne")
+    said = "unknown embedder 'nne' (local, openai, ollama or none); the index goes on with none, chunker v2"
+    for command in (["search", "alpha"], ["status"], ["ls"]):
+        r = cli("--vault", vault.root, *command)
+        assert r.code == 0, r
+        assert r.err.count(said) == 1, (command, r.err)  # before: search and status said nothing
+    vault.write("new.md", "# New\n\nalpha\n")  # a search that reconciles on its way says it once too
+    r = cli("--vault", vault.root, "search", "alpha")
+    assert r.err.count(said) == 1, r.err
