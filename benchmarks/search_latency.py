@@ -23,15 +23,14 @@ from pathlib import Path
 
 
 def measure(index_dir: str, questions: list[str], mode: str, runs: int) -> tuple[float, float]:
-    import apsw
-
+    from curator.index import db
     from curator.index import epoch as epochs
     from curator.search.engine import Searcher
 
     ep = epochs.serving(index_dir)
     if ep is None:
         raise SystemExit(f"no index in {index_dir}")
-    conn = apsw.Connection(ep.path, flags=apsw.SQLITE_OPEN_READONLY)
+    conn = db.connect(ep.path, readonly=True)  # with sqlite-vec loaded, as a search opens it
     searcher = Searcher(conn, ep.id)
     for q in questions:
         searcher.search(q, mode=mode)
