@@ -55,8 +55,8 @@ When the reviewer asks for changes, kp_proposal shows their reason; answer with 
 SEARCH = """Search the vault's notes (BM25 and vectors, fused by rank). Use it first to find what the vault says
 about something; each hit has `cite` (path:start-end), the note's kp_id and path, its heading breadcrumb and a
 snippet; its note's other matching passages are in `also`, other notes holding the same passage word for word
-(a page's versions) in `copies`, and the pages in other languages it was found by, of which it is the
-translation in the question's language, in `translations`. Read the note with kp_read before quoting or changing it. An empty hit list means the vault does not
+(a page's versions) in `copies`, and the same page in other languages, which the search found and this hit
+answers in the question's language, in `translations`. Read the note with kp_read before quoting or changing it. An empty hit list means the vault does not
 cover the question: say so rather than guess."""
 READ = """Read one note of the vault with line numbers, in pages of 200 lines. `ref` is a kp_id (kp:...), a
 vault-relative path, a file name, a title or an alias. Returns the lines, the frontmatter, kp_id, path and the

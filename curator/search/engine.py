@@ -257,9 +257,8 @@ class Searcher:
             # The notes holding the shown passage word for word (``search.copies``), whether or
             # not another passage of theirs has a slot of its own.
             slot.copies = self._copies.get(slot.pid, [])
-            # The notes in other languages this one stands for (``search.translations``), unless
-            # one has a slot of its own (the query names it).
-            # A translation's copies (``search.copies``) stand in with it.
+            # The notes in other languages this one stands for (``search.translations``), with
+            # their copies (``search.copies``), unless one has a slot of its own (the query names it).
             found = [c for pid in self._translations.get(doc, []) for c in (pid, *self._copies.get(pid, []))]
             askers.look_up(self.conn, self._asker, found)
             listed: set[int] = set()

@@ -1,5 +1,6 @@
 """What a search answers: its hits, each with its citations, its note's other passages, its
-copies in other notes and the translations it stands for, and how they read as JSON (``curator search --json``, ``kp_search``)."""
+copies in other notes and the translations it stands for, and how they read as JSON
+(``curator search --json``, ``kp_search``)."""
 
 from __future__ import annotations
 
@@ -110,7 +111,13 @@ class Hit:
             ]
         if self.translations:
             data["translations"] = [
-                {"path": t.path, "cite": t.cite, "language": t.language, "start_line": t.start_line, "end_line": t.end_line}
+                {
+                    "path": t.path,
+                    "cite": t.cite,
+                    "language": t.language,
+                    "start_line": t.start_line,
+                    "end_line": t.end_line,
+                }
                 for t in self.translations
             ]
         if self.source != "vault":
