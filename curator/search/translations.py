@@ -10,10 +10,11 @@ the same place in it as the one found (a translation keeps its page's sections i
 
 Why: a question's words may be in another language's page and not in its own. Obsidian's help
 vault names the alias property ``aliases`` in every language, and the Spanish, French and
-Italian pages are titled Alias; the Portuguese page says ``alcunhas``. ``dar um alias a uma
-nota`` found those three pages first and the Portuguese one 55th; it finds the Portuguese one
-first now, the others listed under it. The language preference (``search.asker``) cannot do it:
-a weight lifts a note the legs found, and they had not found this one.
+Italian pages are titled Alias; the Portuguese page says ``alcunhas``. On the whole help vault,
+lexically, ``dar um alias a uma nota`` found those three pages first and the Portuguese one
+128th; it finds the Portuguese page 3rd now, the others listed under it. The language
+preference (``search.asker``) cannot do it: a weight lifts a note the legs found, and they had
+not found this one.
 
 Only when the question's language is told; a note in it keeps its own places, and the filters
 hold for the translation as for any note.
