@@ -32,7 +32,7 @@ from typing import Any
 
 from curator.index.db import get_json
 from curator.index.detect import detect
-from curator.languages import ENGLISH, STEMMERS, base, normalise_code
+from curator.languages import ENGLISH, ENGLISH_FUNCTION_WORDS, STEMMERS, base, normalise_code
 from curator.vault.globs import matches
 
 STEM = "0"
@@ -160,66 +160,7 @@ def marked(text: str, code: str, whole: bool = False) -> str:
 # Query-side stop words (documents keep every word): the most frequent function words.
 # Query-side only: dropped when the query has other words, so "why is the database
 # locked" is about databases and locks (documents keep every word).
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "but",
-        "by",
-        "for",
-        "from",
-        "has",
-        "have",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "of",
-        "on",
-        "or",
-        "so",
-        "such",
-        "that",
-        "the",
-        "their",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "to",
-        "was",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "will",
-        "with",
-        "you",
-        "your",
-        "do",
-        "does",
-        "did",
-        "can",
-        "could",
-        "should",
-        "would",
-        "not",
-        "no",
-    ]
-)
+STOPWORDS = ENGLISH_FUNCTION_WORDS
 
 _STOPWORDS = {
     "de": "aber als am an auch auf aus bei bin bis da das dass dem den der des die dies doch du durch ein eine "
